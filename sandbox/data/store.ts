@@ -1,0 +1,103 @@
+// The sandbox's state: every resource of the service as a generic JSON:API-shaped record.
+// The HTTP layer (sandbox/http) reads and writes only through this interface; the data layer
+// (sandbox/data) implements it in memory, optionally persisted to a SQLite file.
+
+/** Resource types served by the interface (see sandbox/RESOURCES.md). */
+export const RESOURCE_TYPES = [
+  'user',
+  'organisation',
+  'ausbildung',
+  'ueberpruefung',
+  'ehrung',
+  'orga',
+  'kalender',
+  'helferstunden',
+  'helferstunden_anlass',
+  'helferstunden_typ',
+  'helferstunden_einstellungen',
+  'dienst',
+  'termin',
+  'benachrichtigung',
+  'steuersatz',
+  'course',
+  'course_type',
+  'course_date',
+  'address',
+  'participation',
+  'cancellation',
+  'company',
+  'uvt',
+  'client',
+  'customfield',
+  /** Not served: the sandbox's own bookkeeping (roles, feed hashes, forms; see Account). */
+  'account',
+  'formular',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export interface ResourceRef {
+  type: ResourceType;
+  id: string;
+}
+
+export type Relationship = ResourceRef | ResourceRef[] | null;
+
+export interface StoredResource {
+  type: ResourceType;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, Relationship>;
+  /** Internal change time (ISO 8601 UTC, millisecond precision), set by the store on every put. */
+  updatedAt: string;
+}
+
+/** Roles with real permission checks: office (everything), trainer (own courses), member (own data). */
+export type Role = 'office' | 'trainer' | 'member';
+
+/**
+ * Sandbox bookkeeping for a user who may log in: stored as type 'account' with the user's id.
+ * attributes: { role: Role, feedHash: string (32 hex, the private iCal feed secret) }.
+ */
+export interface AccountAttributes {
+  role: Role;
+  feedHash: string;
+}
+
+/**
+ * Forms (type 'formular'): attributes { titel, aktion: {typ, url, methode}, objekt_typ: 'd'|'t'|'k'|'m'|'u',
+ * objekt_id: string }. Served by /formulare/v1/liste filtered by objekt_typ and objekt_id.
+ */
+
+/** Organisation-wide sandbox settings, persisted with the data. */
+export interface SandboxSettings {
+  /** "Select favorites": GET /uvts lists only UVTs with favorite=true. */
+  uvtFavorites: boolean;
+  /** The reference day the demo data was generated around (YYYY-MM-DD). */
+  anchorDate: string;
+  seed: number;
+  scale: string;
+}
+
+export interface Store {
+  /** All records of a type, in ascending id order (numeric ids numerically). Do not mutate. */
+  all(type: ResourceType): readonly StoredResource[];
+  get(type: ResourceType, id: string): StoredResource | undefined;
+  /**
+   * Records of `type` whose relationship `name` points at `id` (to-one or to-many).
+   * Indexed: O(result), so e.g. hours of one user or participations of one course are cheap.
+   */
+  related(type: ResourceType, name: string, id: string): readonly StoredResource[];
+  /** Insert or replace; stamps updatedAt with the store clock and returns the stored record. */
+  put(resource: Omit<StoredResource, 'updatedAt'>): StoredResource;
+  /** Removes a record; true when it existed. */
+  remove(type: ResourceType, id: string): boolean;
+  /** A fresh numeric id for the type (max existing + 1), as a string. */
+  nextId(type: ResourceType): string;
+  /** Runs fn atomically: persisted in one SQLite transaction; on throw, memory and file roll back. */
+  transaction<T>(fn: () => T): T;
+  /** The store clock (ISO 8601 UTC); strictly increasing across calls so change times are ordered. */
+  now(): string;
+  settings(): SandboxSettings;
+  count(type: ResourceType): number;
+  close(): void;
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['sync/**/*.test.ts', 'sandbox/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
+  },
+});
