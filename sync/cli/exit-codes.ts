@@ -1,0 +1,24 @@
+// Exit codes of the CLI, so scripts can tell failures apart.
+import { ApiError } from '../api';
+
+export const EXIT = {
+  ok: 0,
+  /** The sync ran but some collections failed (service errors); the rest is applied. */
+  partial: 1,
+  badInput: 2,
+  network: 3,
+  auth: 4,
+} as const;
+
+export class CliInputError extends Error {
+  override name = 'CliInputError';
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliInputError) return EXIT.badInput;
+  if (error instanceof ApiError) {
+    if (error.kind === 'auth' || error.kind === 'forbidden') return EXIT.auth;
+    if (error.kind === 'network' || error.kind === 'timeout') return EXIT.network;
+  }
+  return EXIT.partial;
+}

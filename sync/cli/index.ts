@@ -1,0 +1,9 @@
+// The core's commands of the `vorort` command line.
+import type { Command } from 'commander';
+import { registerStatusCommand } from './status-command';
+import { registerSyncCommand } from './sync-command';
+
+export function registerCoreCommands(program: Command): void {
+  registerSyncCommand(program);
+  registerStatusCommand(program);
+}

@@ -1,0 +1,193 @@
+// The contract between the core and every UI: each query the screens may send, with a zod
+// schema for its arguments and a TypeScript type for its result, plus the events the core emits.
+// Served unchanged over Electron IPC, the loopback WebSocket of browser mode and the CLI; every
+// transport validates arguments with these schemas before the core sees them.
+// Imports zod only: the renderer (a browser) imports this file.
+import { z } from 'zod';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+const id = z.string().min(1).max(200);
+const page = {
+  limit: z.number().int().min(1).max(1000).default(100),
+  offset: z.number().int().min(0).default(0),
+};
+
+export const PERSON_STATUSES = ['aktiv', 'eingeschraenkt', 'extern', 'gesperrt'] as const;
+
+export const queries = {
+  /** The personnel list: search by name prefix (first or last name), filter by status and qualification. */
+  'personnel.list': z.object({
+    search: z.string().max(100).optional(),
+    status: z.array(z.enum(PERSON_STATUSES)).optional(),
+    qualification: z.string().max(100).optional(),
+    sort: z.enum(['name', 'ort', 'status']).default('name'),
+    ...page,
+  }),
+  'personnel.get': z.object({ id }),
+  'personnel.countByStatus': z.object({}),
+  /** Courses in a date range; by default all in the replica. `trainerId: 'self'` means the signed-in user. */
+  'courses.list': z.object({
+    from: isoDate.optional(),
+    until: isoDate.optional(),
+    trainerId: z.union([id, z.literal('self')]).optional(),
+    status: z.array(z.string().max(40)).optional(),
+    search: z.string().max(100).optional(),
+    sort: z.enum(['date', 'title', 'number']).default('date'),
+    ...page,
+  }),
+  'courses.get': z.object({ id }),
+  'participations.list': z.object({ courseId: id, includeCancelled: z.boolean().default(true) }),
+  'hours.list': z.object({
+    userId: z.union([id, z.literal('self')]).optional(),
+    from: isoDate.optional(),
+    until: isoDate.optional(),
+    freigegeben: z.boolean().optional(),
+    sort: z.enum(['von', 'stunden']).default('von'),
+    ...page,
+  }),
+  'hours.summary': z.object({ userId: z.union([id, z.literal('self')]).optional(), year: z.number().int().min(1900).max(2200).optional() }),
+  'hours.types': z.object({ activeOnly: z.boolean().default(false) }),
+  'calendars.list': z.object({}),
+  'notifications.list': z.object({ unreadOnly: z.boolean().default(false) }),
+  'reference.get': z.object({}),
+  'clients.list': z.object({ search: z.string().max(100).optional() }),
+  'clients.participants': z.object({ clientId: id }),
+  'forms.list': z.object({ typ: z.enum(['d', 't', 'k', 'm', 'u']), id }),
+  /** One search box over people, courses and participants. */
+  search: z.object({ text: z.string().min(1).max(100), limit: z.number().int().min(1).max(50).default(10) }),
+  'sync.status': z.object({}),
+} as const;
+
+export type QueryName = keyof typeof queries;
+export type QueryArgs<N extends QueryName> = z.input<(typeof queries)[N]>;
+export type ParsedQueryArgs<N extends QueryName> = z.output<(typeof queries)[N]>;
+
+export interface Paged<T> {
+  total: number;
+  items: T[];
+}
+
+export interface PersonListItem {
+  id: string;
+  vorname: string;
+  nachname: string;
+  status: string | null;
+  email: string | null;
+  ort: string | null;
+  mitgliednr: string | null;
+  qualifikationen: string[];
+}
+
+export interface PersonDetail extends PersonListItem {
+  attributes: Record<string, unknown>;
+  organisation: string | null;
+  ausbildungen: { id: string; bezeichnung: string | null; datum: string | null; gueltig_bis: string | null }[];
+  ueberpruefungen: { id: string; bezeichnung: string | null; bestanden: boolean | null; letzte_pruefung: string | null; naechste_pruefung: string | null }[];
+  ehrungen: { id: string; bezeichnung: string | null; datum: string | null }[];
+}
+
+export interface CourseListItem {
+  id: string;
+  title: string | null;
+  courseNumber: string | null;
+  status: string | null;
+  courseType: string | null;
+  firstDate: string | null;
+  lastDate: string | null;
+  city: string | null;
+  maxParticipants: number | null;
+  /** Participations in the replica that are not cancelled. */
+  participants: number;
+}
+
+export interface CourseDetail extends CourseListItem {
+  attributes: Record<string, unknown>;
+  dates: { id: string; from: string | null; to: string | null }[];
+  location: Record<string, unknown> | null;
+  client: { id: string; name: string | null } | null;
+  trainers: { id: string; name: string | null }[];
+  customfields: { id: string; name: string | null; fieldType: string | null; attributes: Record<string, unknown> }[];
+}
+
+export interface ParticipationItem {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  status: string | null;
+  attended: boolean | null;
+  company: string | null;
+  uvt: string | null;
+  attributes: Record<string, unknown>;
+}
+
+export interface HoursItem {
+  id: string;
+  userId: string | null;
+  userName: string | null;
+  von: string | null;
+  bis: string | null;
+  stunden: number | null;
+  freigegeben: boolean | null;
+  anlass: string | null;
+  anlassTyp: string | null;
+  typ: string | null;
+}
+
+export interface HoursSummary {
+  totalStunden: number;
+  entries: number;
+  byTyp: { typ: string | null; stunden: number; entries: number }[];
+}
+
+export interface SyncStatus {
+  /** Records in the replica, keyed by the service's resource type. */
+  counts: Record<string, number>;
+  collections: {
+    collection: string;
+    watermark: string | null;
+    lastSuccessAt: string | null;
+    lastFullScanAt: string | null;
+    unavailable: string | null;
+    lastError: string | null;
+  }[];
+  lastSync: { at: string; ok: boolean; seconds: number } | null;
+  lastSuccessfulSyncAt: string | null;
+  profile: string | null;
+  selfId: string | null;
+}
+
+export interface QueryResults {
+  'personnel.list': Paged<PersonListItem>;
+  'personnel.get': PersonDetail | null;
+  'personnel.countByStatus': Record<string, number>;
+  'courses.list': Paged<CourseListItem>;
+  'courses.get': CourseDetail | null;
+  'participations.list': ParticipationItem[];
+  'hours.list': Paged<HoursItem> & { totalStunden: number };
+  'hours.summary': HoursSummary;
+  'hours.types': { id: string; bezeichnung: string | null; aktiv: boolean }[];
+  'calendars.list': { id: string; name: string | null; farbe: string | null; typ: string | null; icalUrl: string | null }[];
+  'notifications.list': { id: string; titel: string | null; kategorie: string | null; gelesen: boolean; erstelltAm: string | null; text: string | null }[];
+  'reference.get': {
+    organisation: Record<string, unknown> | null;
+    user: Record<string, unknown> | null;
+    courseTypes: { id: string; name: string | null; shortName: string | null }[];
+    uvts: { id: string; name: string | null; shortName: string | null; favorite: boolean }[];
+    taxRates: { id: string; bezeichnung: string | null; satz: number | null; gueltigAb: string | null }[];
+  };
+  'clients.list': { id: string; name: string | null; city: string | null; participants: number }[];
+  'clients.participants': { id: string; courseId: string | null; firstName: string | null; lastName: string | null; status: string | null }[];
+  'forms.list': { titel: string | null; aktion: unknown }[];
+  search: {
+    people: { id: string; label: string }[];
+    courses: { id: string; label: string }[];
+    participants: { id: string; courseId: string; label: string }[];
+  };
+  'sync.status': SyncStatus;
+}
+
+/** Events the core emits to every connected UI. */
+export type CoreEvent =
+  | { type: 'sync.progress'; collection: string; done: number; total?: number }
+  | { type: 'sync.finished'; ok: boolean; records: number; requests: number; seconds: number; error?: string }
+  | { type: 'data.changed'; collections: string[] };

@@ -1,0 +1,84 @@
+// Bulk writes of pulled data: prepared upserts inside short transactions (better-sqlite3 is
+// synchronous, so the pull applies rows in bounded chunks and yields between them).
+import type BetterSqlite3 from 'better-sqlite3';
+import type { TableName } from './schema';
+
+type SqlValue = string | number | null;
+export type RowValues = Record<string, SqlValue>;
+
+/** The primary key of each table that pulled rows are written to. */
+const KEYS: Partial<Record<TableName, readonly string[]>> = {
+  users: ['id'],
+  qualifikationen: ['user_id', 'idx'],
+  organisations: ['id'],
+  ausbildungen: ['id'],
+  ueberpruefungen: ['id'],
+  ehrungen: ['id'],
+  singletons: ['key'],
+  kalender: ['id'],
+  helferstunden_typen: ['id'],
+  anlass_referenzen: ['type', 'id'],
+  helferstunden_anlaesse: ['id'],
+  helferstunden: ['id'],
+  benachrichtigungen: ['id'],
+  formulare: ['objekt_typ', 'objekt_id', 'position'],
+  steuersaetze: ['id'],
+  course_types: ['id'],
+  uvts: ['id'],
+  clients: ['id'],
+  companies: ['id'],
+  addresses: ['id'],
+  courses: ['id'],
+  course_trainers: ['course_id', 'user_id'],
+  course_dates: ['id'],
+  participations: ['id'],
+  cancellations: ['id'],
+  client_participants: ['client_id', 'id'],
+  customfields: ['id'],
+};
+
+export class ReplicaWriter {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(readonly sqlite: BetterSqlite3.Database) {}
+
+  /** Inserts or updates rows by primary key; columns not in the row (e.g. `pending`) keep their value. */
+  upsert<Row extends object>(table: TableName, rows: readonly Row[]): void {
+    const first = rows[0];
+    if (!first) return;
+    const columns = Object.keys(first);
+    const statement = this.upsertStatement(table, columns);
+    for (const row of rows) statement.run(row as RowValues);
+  }
+
+  /** Deletes rows whose `column` equals one of `values` (chunked to stay under SQLite's variable limit). */
+  deleteWhereIn(table: TableName, column: string, values: readonly string[]): number {
+    let deleted = 0;
+    for (let start = 0; start < values.length; start += 500) {
+      const chunk = values.slice(start, start + 500);
+      const placeholders = chunk.map(() => '?').join(',');
+      deleted += this.sqlite.prepare(`DELETE FROM ${table} WHERE ${column} IN (${placeholders})`).run(...chunk).changes;
+    }
+    return deleted;
+  }
+
+  /** Runs fn in one transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.sqlite.transaction(fn)();
+  }
+
+  private upsertStatement(table: TableName, columns: readonly string[]): BetterSqlite3.Statement {
+    const cacheKey = `${table}:${columns.join(',')}`;
+    const cached = this.statements.get(cacheKey);
+    if (cached) return cached;
+    const keys = KEYS[table];
+    if (!keys) throw new Error(`No primary key known for table ${table}`);
+    const updates = columns.filter((c) => !keys.includes(c)).map((c) => `${c} = excluded.${c}`);
+    const sql =
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ` +
+      `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
+    const statement = this.sqlite.prepare(sql);
+    this.statements.set(cacheKey, statement);
+    return statement;
+  }
+}

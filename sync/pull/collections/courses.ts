@@ -1,0 +1,163 @@
+// Courses come by date window (the service has no change filter for them): the window is
+// replaced on every sync. Participations and custom fields are replaced per course.
+import { addDays, addMonths, format } from 'date-fns';
+import pLimit from 'p-limit';
+import { collectPages, type Page } from '../../api';
+import {
+  addressRow,
+  clientRow,
+  companyRow,
+  courseDateRow,
+  courseRow,
+  courseTypeRow,
+  customfieldRow,
+  participationRow,
+  relatedIds,
+  uvtRow,
+  type ServiceResource,
+} from '../../db/rows';
+import { applyInChunks, guardMassDeletion, missingIds, runCollection, type PullContext } from '../context';
+import { replaceRows } from './whole';
+
+const PER_COURSE_CONCURRENCY = 4;
+
+export interface CourseWindow {
+  from: string;
+  until: string;
+}
+
+export function courseWindow(ctx: PullContext): CourseWindow {
+  const today = ctx.options.today();
+  return {
+    from: format(addMonths(today, -ctx.options.courseMonthsBack), 'yyyy-MM-dd'),
+    until: format(addMonths(today, ctx.options.courseMonthsAhead), 'yyyy-MM-dd'),
+  };
+}
+
+export function pullCourses(ctx: PullContext) {
+  return runCollection(ctx, 'courses', async () => {
+    const window = courseWindow(ctx);
+    const trainerUserId = ctx.options.profile === 'trainer' ? (ctx.selfId ?? undefined) : undefined;
+    const pages: Page<ServiceResource>[] = [];
+    for await (const page of ctx.api.listCourses({
+      from: window.from,
+      until: window.until,
+      ...(trainerUserId ? { trainerUserId } : {}),
+      include: ['course_type', 'client'],
+      signal: ctx.signal,
+    })) {
+      pages.push(page);
+    }
+    const courses = pages.flatMap((p) => p.data);
+    const included = pages.flatMap((p) => p.included);
+    const byKey = new Map(included.map((r) => [`${r.type}:${r.id}`, r]));
+    const datesOf = (course: ServiceResource) =>
+      relatedIds(course, 'dates')
+        .map((id) => byKey.get(`course_date:${id}`))
+        .filter((d): d is ServiceResource => d !== undefined);
+
+    const { writer } = ctx;
+    const ofType = (type: string) => included.filter((r) => r.type === type);
+    writer.transaction(() => {
+      writer.upsert('course_types', ofType('course_type').map((r) => courseTypeRow(r, ctx.syncedAt)));
+      writer.upsert('clients', ofType('client').map((r) => clientRow(r, ctx.syncedAt)));
+      writer.upsert('addresses', ofType('address').map((r) => addressRow(r, ctx.syncedAt)));
+    });
+    await applyInChunks(ctx, 'courses', courses, (chunk) => {
+      writer.upsert('courses', chunk.map((c) => courseRow(c, datesOf(c), ctx.syncedAt)));
+      const ids = chunk.map((c) => c.id);
+      writer.deleteWhereIn('course_dates', 'course_id', ids);
+      writer.upsert('course_dates', chunk.flatMap((c) => datesOf(c).map((d) => courseDateRow(d, c.id, ctx.syncedAt))));
+      writer.deleteWhereIn('course_trainers', 'course_id', ids);
+      writer.upsert(
+        'course_trainers',
+        chunk.flatMap((c) => relatedIds(c, 'trainers').map((userId) => ({ course_id: c.id, user_id: userId }))),
+      );
+    });
+
+    // Replace inside the window: a course of the window that the service no longer lists is gone.
+    const inWindow = {
+      where: 'first_date < ? AND last_date >= ?',
+      params: [format(addDays(new Date(`${window.until}T00:00:00Z`), 1), 'yyyy-MM-dd'), window.from],
+    };
+    const gone = missingIds(ctx, 'courses', new Set(courses.map((c) => c.id)), inWindow);
+    const inWindowCount = ctx.replica.sqlite
+      .prepare(`SELECT count(*) FROM courses WHERE ${inWindow.where}`)
+      .pluck()
+      .get(...inWindow.params) as number;
+    guardMassDeletion('courses', inWindowCount, gone.length);
+    const deleted = writer.transaction(() => writer.deleteWhereIn('courses', 'id', gone));
+    return { records: courses.length, deleted, fullScan: true };
+  });
+}
+
+/** Runs `work` for every course in the replica with bounded concurrency, as one collection. */
+function perCourse(
+  ctx: PullContext,
+  collection: string,
+  work: (courseId: string) => Promise<{ records: number; deleted: number }>,
+) {
+  return runCollection(ctx, collection, async () => {
+    const courseIds = ctx.replica.sqlite.prepare('SELECT id FROM courses ORDER BY id').pluck().all() as string[];
+    const limit = pLimit(PER_COURSE_CONCURRENCY);
+    let records = 0;
+    let deleted = 0;
+    let done = 0;
+    await Promise.all(
+      courseIds.map((courseId) =>
+        limit(async () => {
+          const outcome = await work(courseId);
+          records += outcome.records;
+          deleted += outcome.deleted;
+          done += 1;
+          ctx.progress({ collection, done, total: courseIds.length });
+        }),
+      ),
+    );
+    return { records, deleted, fullScan: true };
+  });
+}
+
+/** Participations of every course in the replica, with their companies and UVTs, replaced per course. */
+export function pullParticipations(ctx: PullContext) {
+  return perCourse(ctx, 'participations', async (courseId) => {
+    const { data, included } = await collectPages(
+      ctx.api.listParticipations(courseId, { include: ['company', 'uvt'], signal: ctx.signal }),
+    );
+    const deleted = await replaceRows(
+      ctx,
+      {
+        collection: 'participations',
+        table: 'participations',
+        toRow: (r, syncedAt) => participationRow(r, courseId, syncedAt),
+        included: {
+          company: { table: 'companies', toRow: companyRow },
+          uvt: { table: 'uvts', toRow: uvtRow },
+        },
+        scope: { where: 'course_id = ?', params: [courseId] },
+      },
+      data,
+      included,
+    );
+    return { records: data.length, deleted };
+  });
+}
+
+/** Custom fields of every course in the replica, replaced per course. */
+export function pullCustomfields(ctx: PullContext) {
+  return perCourse(ctx, 'customfields', async (courseId) => {
+    const { data } = await collectPages(ctx.api.listCustomFields(courseId, { signal: ctx.signal }));
+    const deleted = await replaceRows(
+      ctx,
+      {
+        collection: 'customfields',
+        table: 'customfields',
+        toRow: (r, syncedAt) => customfieldRow(r, courseId, syncedAt),
+        scope: { where: 'course_id = ?', params: [courseId] },
+      },
+      data,
+      [],
+    );
+    return { records: data.length, deleted };
+  });
+}

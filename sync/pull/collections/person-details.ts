@@ -1,0 +1,93 @@
+// Checks (ueberpruefungen) and honours (ehrungen) cost one request per person each. Every sync
+// refreshes at most options.personDetailsPerSync people, least recently refreshed first, each with
+// its own watermark, so a large organisation is covered over several syncs without hammering a
+// rate-limited service. Honours have no change filter: fetched whole and replaced per person.
+import pLimit from 'p-limit';
+import { ehrungRow, ueberpruefungRow, type ServiceResource } from '../../db/rows';
+import { collectPages } from '../../api';
+import { isFullScan, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
+
+const CONCURRENCY = 4;
+
+interface PersonDetails {
+  userId: string;
+  checks: ServiceResource[];
+  checksComplete: boolean;
+  honours: ServiceResource[];
+  watermark: string | undefined;
+}
+
+export function pullPersonDetails(ctx: PullContext) {
+  return runCollection(ctx, 'person_details', async (state) => {
+    const fullScan = isFullScan(ctx, state);
+    const people = peopleToRefresh(ctx, fullScan);
+    const limit = pLimit(CONCURRENCY);
+    let done = 0;
+    let records = 0;
+    let deleted = 0;
+    await Promise.all(
+      people.map((person) =>
+        limit(async () => {
+          const details = await fetchDetails(ctx, person.id, fullScan ? null : person.details_watermark);
+          const removed = ctx.writer.transaction(() => applyDetails(ctx, details));
+          deleted += removed;
+          records += details.checks.length + details.honours.length;
+          done += 1;
+          ctx.progress({ collection: 'person_details', done, total: people.length });
+        }),
+      ),
+    );
+    return { records, deleted, fullScan };
+  });
+}
+
+function peopleToRefresh(ctx: PullContext, everyone: boolean) {
+  const { sqlite } = ctx.replica;
+  if (ctx.options.profile === 'trainer') {
+    return sqlite.prepare('SELECT id, details_watermark FROM users WHERE id = ?').all(ctx.selfId) as Person[];
+  }
+  const order = 'ORDER BY details_watermark IS NOT NULL, details_watermark, id';
+  return (
+    everyone
+      ? sqlite.prepare(`SELECT id, details_watermark FROM users ${order}`).all()
+      : sqlite.prepare(`SELECT id, details_watermark FROM users ${order} LIMIT ?`).all(ctx.options.personDetailsPerSync)
+  ) as Person[];
+}
+
+interface Person {
+  id: string;
+  details_watermark: string | null;
+}
+
+async function fetchDetails(ctx: PullContext, userId: string, watermark: string | null): Promise<PersonDetails> {
+  const signal = ctx.signal;
+  const checks = await collectPages(
+    ctx.api.listUeberpruefungen(userId, { ...(watermark ? { updatedSince: watermark } : {}), signal }),
+  );
+  const honours = await collectPages(ctx.api.listEhrungen(userId, { signal }));
+  return {
+    userId,
+    checks: checks.data,
+    checksComplete: !watermark,
+    honours: honours.data,
+    watermark: watermarkAt(ctx, checks.serverDate),
+  };
+}
+
+/** One person's details in one transaction; returns how many records were removed. */
+function applyDetails(ctx: PullContext, details: PersonDetails): number {
+  const { writer } = ctx;
+  const ofPerson = { where: 'user_id = ?', params: [details.userId] };
+  const idsOf = (records: ServiceResource[]) => new Set(records.map((r) => r.id));
+  let removed = 0;
+  if (details.checksComplete) {
+    removed += writer.deleteWhereIn('ueberpruefungen', 'id', missingIds(ctx, 'ueberpruefungen', idsOf(details.checks), ofPerson));
+  }
+  writer.upsert('ueberpruefungen', details.checks.map((c) => ueberpruefungRow(c, details.userId, ctx.syncedAt)));
+  removed += writer.deleteWhereIn('ehrungen', 'id', missingIds(ctx, 'ehrungen', idsOf(details.honours), ofPerson));
+  writer.upsert('ehrungen', details.honours.map((h) => ehrungRow(h, details.userId, ctx.syncedAt)));
+  if (details.watermark) {
+    ctx.replica.sqlite.prepare('UPDATE users SET details_watermark = ? WHERE id = ?').run(details.watermark, details.userId);
+  }
+  return removed;
+}

@@ -1,0 +1,71 @@
+// Small collections are fetched whole and replaced: what the service no longer lists is removed.
+import type { Page } from '../../api';
+import type { ServiceResource } from '../../db/rows';
+import type { TableName } from '../../db/schema';
+import type { RowValues } from '../../db/writer';
+import { missingIds, runCollection, upsertChunked, type PullContext } from '../context';
+
+export interface WholeCollection {
+  collection: string;
+  table: TableName;
+  fetch: (signal?: AbortSignal) => AsyncGenerator<Page<ServiceResource>>;
+  toRow: (resource: ServiceResource, syncedAt: string) => RowValues;
+  /** Other resources that come in `included` and go to their own tables. */
+  included?: Partial<Record<string, { table: TableName; toRow: (r: ServiceResource, syncedAt: string) => RowValues }>>;
+  /** Limits the replacement to part of the table (e.g. one client's participants). */
+  scope?: { where: string; params: unknown[] };
+}
+
+export function pullWhole(ctx: PullContext, spec: WholeCollection) {
+  return runCollection(ctx, spec.collection, async () => {
+    const data: ServiceResource[] = [];
+    const included: ServiceResource[] = [];
+    for await (const page of spec.fetch(ctx.signal)) {
+      data.push(...page.data);
+      included.push(...page.included);
+    }
+    const deleted = await replaceRows(ctx, spec, data, included);
+    return { records: data.length, deleted, fullScan: true };
+  });
+}
+
+/** Upserts `data` (and its included resources) and removes rows of the table (within scope) that are not in `data`. */
+export async function replaceRows(
+  ctx: PullContext,
+  spec: Pick<WholeCollection, 'collection' | 'table' | 'toRow' | 'included' | 'scope'>,
+  data: readonly ServiceResource[],
+  included: readonly ServiceResource[],
+): Promise<number> {
+  for (const [type, target] of Object.entries(spec.included ?? {})) {
+    if (!target) continue;
+    const rows = included.filter((r) => r.type === type).map((r) => target.toRow(r, ctx.syncedAt));
+    await upsertChunked(ctx, spec.collection, target.table, rows);
+  }
+  await upsertChunked(ctx, spec.collection, spec.table, data.map((r) => spec.toRow(r, ctx.syncedAt)));
+  const gone = missingIds(ctx, spec.table, new Set(data.map((r) => r.id)), spec.scope);
+  return ctx.writer.transaction(() => ctx.writer.deleteWhereIn(spec.table, 'id', gone));
+}
+
+/** A single document (the own organisation, the user-info, the own hour settings). */
+export function pullSingleton(
+  ctx: PullContext,
+  collection: string,
+  fetch: (signal?: AbortSignal) => Promise<{ type: string; id: string; base: string; included?: readonly ServiceResource[] }>,
+) {
+  return runCollection(ctx, collection, async () => {
+    const doc = await fetch(ctx.signal);
+    ctx.writer.transaction(() =>
+      ctx.writer.upsert('singletons', [
+        {
+          key: collection,
+          type: doc.type,
+          id: doc.id,
+          included: doc.included ? JSON.stringify(doc.included) : null,
+          base: doc.base,
+          synced_at: ctx.syncedAt,
+        },
+      ]),
+    );
+    return { records: 1, deleted: 0, fullScan: true };
+  });
+}

@@ -1,0 +1,147 @@
+// What every pull strategy works with, and the two mechanisms they share: applying rows in
+// bounded chunks (yielding between transactions) and the per-collection run with its bookkeeping.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { ApiClient } from '../api';
+import { ApiError } from '../api';
+import type { Replica } from '../db/open';
+import type { TableName } from '../db/schema';
+import type { ReplicaWriter, RowValues } from '../db/writer';
+import type { SyncOptions, SyncProgress } from './options';
+import { readState, writeState, type CollectionState } from './state';
+
+export interface CollectionResult {
+  records: number;
+  deleted: number;
+  requests: number;
+  /** Why nothing was synced: 'unlicensed' (423), 'forbidden' (403). */
+  skipped?: string;
+  error?: string;
+}
+
+export interface PullContext {
+  api: ApiClient;
+  replica: Replica;
+  writer: ReplicaWriter;
+  options: SyncOptions;
+  signal?: AbortSignal;
+  /** Local time of this sync, stored per row as synced_at (never used as a watermark). */
+  syncedAt: string;
+  /** The signed-in user's id, known after the own record is pulled. */
+  selfId: string | null;
+  requestCount(): number;
+  progress(event: SyncProgress): void;
+  results: Map<string, CollectionResult>;
+}
+
+/** What a strategy reports; `watermark` undefined leaves it unchanged, null clears it. */
+export interface StrategyOutcome {
+  records: number;
+  deleted: number;
+  watermark?: string | null;
+  fullScan: boolean;
+}
+
+/** Applies rows in chunks of options.chunkSize, one short transaction each, yielding in between. */
+export async function applyInChunks<T>(
+  ctx: PullContext,
+  collection: string,
+  items: readonly T[],
+  write: (chunk: readonly T[]) => void,
+  progressBase = 0,
+  total?: number,
+): Promise<void> {
+  const size = Math.max(1, ctx.options.chunkSize);
+  for (let start = 0; start < items.length; start += size) {
+    const chunk = items.slice(start, start + size);
+    ctx.writer.transaction(() => write(chunk));
+    ctx.progress({ collection, done: progressBase + start + chunk.length, ...(total === undefined ? {} : { total }) });
+    await yieldToEventLoop();
+  }
+}
+
+/** Upserts rows to a table in chunks. */
+export function upsertChunked(ctx: PullContext, collection: string, table: TableName, rows: readonly RowValues[], total?: number) {
+  return applyInChunks(ctx, collection, rows, (chunk) => ctx.writer.upsert(table, chunk), 0, total ?? rows.length);
+}
+
+/** Ids in `table` (optionally within a scope) that the service no longer lists. */
+export function missingIds(
+  ctx: PullContext,
+  table: TableName,
+  seen: ReadonlySet<string>,
+  scope?: { where: string; params: unknown[] },
+): string[] {
+  const sql = `SELECT id FROM ${table}${scope ? ` WHERE ${scope.where}` : ''}`;
+  const rows = ctx.replica.sqlite.prepare(sql).pluck().all(...(scope?.params ?? [])) as string[];
+  return rows.filter((id) => !seen.has(id));
+}
+
+/**
+ * A scan that would delete almost everything is far more likely a broken answer than a real
+ * mass deletion: refuse it (DESIGN rule 9) rather than wipe the replica.
+ */
+export function guardMassDeletion(collection: string, existing: number, gone: number): void {
+  if (existing >= 20 && gone >= existing * 0.9) {
+    throw new Error(
+      `The service listed only ${existing - gone} of ${existing} records of ${collection}; refusing to delete ${gone} from the replica. ` +
+        'If this is right, sync again with --full after checking the service.',
+    );
+  }
+}
+
+/** Should this run of the collection be a full id scan (deletions)? */
+export function isFullScan(ctx: PullContext, state: CollectionState): boolean {
+  return ctx.options.full || state.watermark === null || state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery;
+}
+
+/** The watermark for data read at the service's time `serverDate`: that time minus the overlap. */
+export function watermarkAt(ctx: PullContext, serverDate: Date | null): string | undefined {
+  if (!serverDate) return undefined; // never from the local clock: keep the old one, the next sync repeats
+  return new Date(serverDate.getTime() - ctx.options.overlapSeconds * 1000).toISOString();
+}
+
+/**
+ * Runs one collection's strategy with its bookkeeping: request counting, watermark and full-scan
+ * rhythm written only on success, 423/403 recorded as "skipped", any other failure recorded as
+ * the collection's last error (auth failures abort the whole sync).
+ */
+export async function runCollection(
+  ctx: PullContext,
+  collection: string,
+  strategy: (state: CollectionState) => Promise<StrategyOutcome>,
+): Promise<CollectionResult> {
+  const state = readState(ctx.replica.sqlite, collection);
+  const requestsBefore = ctx.requestCount();
+  const now = new Date().toISOString();
+  let result: CollectionResult;
+  try {
+    const outcome = await strategy(state);
+    writeState(ctx.replica.sqlite, {
+      ...state,
+      watermark: outcome.watermark === undefined ? state.watermark : outcome.watermark,
+      last_success_at: now,
+      last_full_scan_at: outcome.fullScan ? now : state.last_full_scan_at,
+      syncs_since_full_scan: outcome.fullScan ? 0 : state.syncs_since_full_scan + 1,
+      unavailable: null,
+      last_error: null,
+    });
+    result = { records: outcome.records, deleted: outcome.deleted, requests: ctx.requestCount() - requestsBefore };
+  } catch (error) {
+    const skipped = error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden') ? error.kind : undefined;
+    writeState(ctx.replica.sqlite, {
+      ...state,
+      unavailable: skipped ?? state.unavailable,
+      last_error: skipped ? null : (error as Error).message,
+    });
+    if (!skipped && (isAuthError(error) || ctx.signal?.aborted)) throw error;
+    result = { records: 0, deleted: 0, requests: ctx.requestCount() - requestsBefore };
+    if (skipped) result.skipped = skipped;
+    else result.error = (error as Error).message;
+  }
+  ctx.results.set(collection, result);
+  return result;
+}
+
+function isAuthError(error: unknown): boolean {
+  return error instanceof ApiError && (error.kind === 'auth' || error.kind === 'cancelled');
+}

@@ -1,0 +1,48 @@
+// Per-collection sync bookkeeping: watermarks from the service's clock, full-scan rhythm, why a collection is skipped.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SyncStateTable } from '../db/schema';
+
+export type CollectionState = SyncStateTable;
+
+export function readState(sqlite: BetterSqlite3.Database, collection: string): CollectionState {
+  const row = sqlite.prepare('SELECT * FROM sync_state WHERE collection = ?').get(collection) as CollectionState | undefined;
+  return (
+    row ?? {
+      collection,
+      watermark: null,
+      last_success_at: null,
+      last_full_scan_at: null,
+      syncs_since_full_scan: 0,
+      unavailable: null,
+      last_error: null,
+    }
+  );
+}
+
+export function writeState(sqlite: BetterSqlite3.Database, state: CollectionState): void {
+  sqlite
+    .prepare(
+      `INSERT INTO sync_state (collection, watermark, last_success_at, last_full_scan_at, syncs_since_full_scan, unavailable, last_error)
+       VALUES (@collection, @watermark, @last_success_at, @last_full_scan_at, @syncs_since_full_scan, @unavailable, @last_error)
+       ON CONFLICT (collection) DO UPDATE SET watermark = excluded.watermark, last_success_at = excluded.last_success_at,
+         last_full_scan_at = excluded.last_full_scan_at, syncs_since_full_scan = excluded.syncs_since_full_scan,
+         unavailable = excluded.unavailable, last_error = excluded.last_error`,
+    )
+    .run(state);
+}
+
+export function setMeta(sqlite: BetterSqlite3.Database, key: string, value: string): void {
+  sqlite
+    .prepare('INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .run(key, value);
+}
+
+export function getMeta(sqlite: BetterSqlite3.Database, key: string): string | undefined {
+  const row = sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+/** A date-time as the service's filters take it: 'Y-m-dTH:i:sP' in UTC, seconds precision. */
+export function serviceDateTime(instant: Date): string {
+  return instant.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}

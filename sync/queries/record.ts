@@ -1,0 +1,18 @@
+// Local truth of a record: the server's last version (base) with pending local changes on top.
+export interface StoredRecord {
+  base: string;
+  pending: string | null;
+}
+
+export function currentAttributes(record: StoredRecord): Record<string, unknown> {
+  const base = JSON.parse(record.base) as { attributes?: Record<string, unknown> };
+  const pending = record.pending ? (JSON.parse(record.pending) as { attributes?: Record<string, unknown> }) : null;
+  return { ...(base.attributes ?? {}), ...(pending?.attributes ?? {}) };
+}
+
+export const asBool = (value: number | null): boolean | null => (value === null ? null : value === 1);
+
+/** A LIKE pattern matching values that start with `prefix` (wildcards in the input taken literally). */
+export function prefixPattern(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
