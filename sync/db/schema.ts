@@ -1,5 +1,5 @@
 // The replica's tables as kysely types: the one typed Database interface of sync/db.
-// Keep in step with migrations.ts (schema.test.ts compares both).
+// Keep in step with migrations.ts: the typed queries of sync/queries and the pull tests run against the real schema.
 
 /** Columns every table of service data has (see migrations.ts). */
 interface RecordColumns {

@@ -103,7 +103,7 @@ export function watermarkAt(ctx: PullContext, serverDate: Date | null): string |
 /**
  * Runs one collection's strategy with its bookkeeping: request counting, watermark and full-scan
  * rhythm written only on success, 423/403 recorded as "skipped", any other failure recorded as
- * the collection's last error (auth failures abort the whole sync).
+ * the collection's last error (auth and network failures abort the whole sync).
  */
 export async function runCollection(
   ctx: PullContext,
@@ -133,7 +133,7 @@ export async function runCollection(
       unavailable: skipped ?? state.unavailable,
       last_error: skipped ? null : (error as Error).message,
     });
-    if (!skipped && (isAuthError(error) || ctx.signal?.aborted)) throw error;
+    if (!skipped && (stopsTheSync(error) || ctx.signal?.aborted)) throw error;
     result = { records: 0, deleted: 0, requests: ctx.requestCount() - requestsBefore };
     if (skipped) result.skipped = skipped;
     else result.error = (error as Error).message;
@@ -142,6 +142,7 @@ export async function runCollection(
   return result;
 }
 
-function isAuthError(error: unknown): boolean {
-  return error instanceof ApiError && (error.kind === 'auth' || error.kind === 'cancelled');
+/** No login or no network: every further collection would fail the same way. */
+function stopsTheSync(error: unknown): boolean {
+  return error instanceof ApiError && ['auth', 'cancelled', 'network', 'timeout'].includes(error.kind);
 }

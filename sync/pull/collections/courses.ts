@@ -17,6 +17,7 @@ import {
   type ServiceResource,
 } from '../../db/rows';
 import { applyInChunks, guardMassDeletion, missingIds, runCollection, type PullContext } from '../context';
+import type { SyncOptions } from '../options';
 import { replaceRows } from './whole';
 
 const PER_COURSE_CONCURRENCY = 4;
@@ -26,17 +27,17 @@ export interface CourseWindow {
   until: string;
 }
 
-export function courseWindow(ctx: PullContext): CourseWindow {
-  const today = ctx.options.today();
+export function courseWindow(options: Pick<SyncOptions, 'today' | 'courseMonthsBack' | 'courseMonthsAhead'>): CourseWindow {
+  const today = options.today();
   return {
-    from: format(addMonths(today, -ctx.options.courseMonthsBack), 'yyyy-MM-dd'),
-    until: format(addMonths(today, ctx.options.courseMonthsAhead), 'yyyy-MM-dd'),
+    from: format(addMonths(today, -options.courseMonthsBack), 'yyyy-MM-dd'),
+    until: format(addMonths(today, options.courseMonthsAhead), 'yyyy-MM-dd'),
   };
 }
 
 export function pullCourses(ctx: PullContext) {
   return runCollection(ctx, 'courses', async () => {
-    const window = courseWindow(ctx);
+    const window = courseWindow(ctx.options);
     const trainerUserId = ctx.options.profile === 'trainer' ? (ctx.selfId ?? undefined) : undefined;
     const pages: Page<ServiceResource>[] = [];
     for await (const page of ctx.api.listCourses({

@@ -1,0 +1,69 @@
+// createApiClient: every read operation of the interface plus a generic `send` for writes,
+// over one transport, so concurrency, rate, retries and token refresh hold across all of them.
+import type { BackoffOptions } from './backoff';
+import { createCore, type SendOptions, type SentDocument, type WriteMethod } from './core';
+import { clientsApi, type ClientsApi } from './operations/clients';
+import { coursesApi, type CoursesApi } from './operations/courses';
+import { helferstundenApi, type HelferstundenApi } from './operations/helferstunden';
+import { kalenderApi, type KalenderApi } from './operations/kalender';
+import { messagesApi, type MessagesApi } from './operations/messages';
+import { organisationApi, type OrganisationApi } from './operations/organisation';
+import { personalApi, type PersonalApi } from './operations/personal';
+import type { TokenSource } from './token-source';
+import { createTransport, type RequestEvent } from './transport';
+import { normalizeBase } from './urls';
+
+export interface ApiClientOptions {
+  /** The API base, possibly with a path (`https://api.hiorg-server.de/core/v1`); every request stays below it. */
+  baseUrl: string;
+  /** The OAuth base for user-info (`https://api.hiorg-server.de/oauth/v1`). Default: `<origin of baseUrl>/oauth/v1`. */
+  authUrl?: string;
+  tokens: TokenSource;
+  /** Requests in flight at once. Default 4. */
+  maxInFlight?: number;
+  /** Client-side rate: requests are spaced to stay at or below it (delayed, never dropped). Default: no limit. */
+  requestsPerMinute?: number;
+  /** Per attempt, including reading the body. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries of idempotent requests after 429, 5xx, network errors and time-outs. Default 4. */
+  maxRetries?: number;
+  /** Delays between those retries when the service sends no Retry-After. */
+  backoff?: BackoffOptions;
+  /** Called once per attempt sent, for counting requests and bytes. */
+  onRequest?: (event: RequestEvent) => void;
+  fetch?: typeof fetch;
+  userAgent?: string;
+}
+
+export interface ApiClient
+  extends
+    PersonalApi,
+    OrganisationApi,
+    KalenderApi,
+    HelferstundenApi,
+    MessagesApi,
+    CoursesApi,
+    ClientsApi {
+  /**
+   * A write (or any request) below the base URL, with a JSON:API body. Answers the parsed
+   * document, or null for 204 or an empty body. POST and PATCH are never sent twice by the
+   * client (DESIGN rule 7); PUT and DELETE are retried like reads.
+   */
+  send(method: WriteMethod, path: string, options?: SendOptions): Promise<SentDocument | null>;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = normalizeBase(options.baseUrl);
+  const authBase = normalizeBase(options.authUrl ?? new URL('/oauth/v1', base.origin).href);
+  const core = createCore(base, createTransport(options));
+  return {
+    ...personalApi(core),
+    ...organisationApi(core, authBase),
+    ...kalenderApi(core),
+    ...helferstundenApi(core),
+    ...messagesApi(core),
+    ...coursesApi(core),
+    ...clientsApi(core),
+    send: (method, path, sendOptions) => core.send(method, path, sendOptions),
+  };
+}

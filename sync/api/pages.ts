@@ -1,0 +1,42 @@
+// Lists as pages. The real service answers a list in one response, but the client follows
+// `links.next` wherever it appears (DESIGN rule 11), so a paging service works the same way.
+import type { Resource } from './schemas/common';
+
+export interface Page<R> {
+  data: R[];
+  included: Resource[];
+  meta?: Record<string, unknown>;
+  /** The service's clock when it answered this page (`Date` header), null when absent. */
+  serverDate: Date | null;
+  url: string;
+}
+
+/** One resource and what came with it. */
+export interface Single<R> {
+  data: R;
+  included: Resource[];
+  meta?: Record<string, unknown>;
+  serverDate: Date | null;
+  url: string;
+}
+
+export interface Collected<R> {
+  data: R[];
+  /** Included resources of all pages, each `type:id` once (the last copy wins). */
+  included: Resource[];
+  /** The clock of the FIRST page: a watermark must not skip changes made while later pages loaded (rule 8). */
+  serverDate: Date | null;
+}
+
+/** Reads every page of a list into memory (for the small collections). */
+export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Collected<R>> {
+  const data: R[] = [];
+  const included = new Map<string, Resource>();
+  let serverDate: Date | null | undefined;
+  for await (const page of pages) {
+    if (serverDate === undefined) serverDate = page.serverDate;
+    for (const item of page.data) data.push(item);
+    for (const resource of page.included) included.set(`${resource.type}:${resource.id}`, resource);
+  }
+  return { data, included: [...included.values()], serverDate: serverDate ?? null };
+}

@@ -1,0 +1,570 @@
+// The client's HTTP behaviour against a local server that answers exactly what each case needs.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClientOptions } from './client';
+import { ApiError, isRetryable } from './errors';
+import { collectPages } from './pages';
+import { staticToken } from './token-source';
+import type { RequestEvent } from './transport';
+import {
+  startLocalServer,
+  sendJsonApi,
+  user,
+  type Handler,
+  type LocalServer,
+} from './test-support/local-server';
+
+let server: LocalServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(handler: Handler, options: Partial<ApiClientOptions> = {}) {
+  server = await startLocalServer(handler);
+  const client = createApiClient({
+    baseUrl: `${server.origin}/core/v1`,
+    tokens: staticToken('secret-token'),
+    backoff: { baseMs: 5, maxMs: 20 },
+    ...options,
+  });
+  return { server, client };
+}
+
+async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('requests', () => {
+  it('stays below the base path, sends the bearer token and keeps filter keys and offsets', async () => {
+    const { server, client } = await serve((_request, response) =>
+      sendJsonApi(response, { jsonapi: { version: '1.0' }, data: [] }),
+    );
+    await collectPages(
+      client.listPersonal({
+        updatedSince: new Date('2026-03-01T08:00:00+01:00'),
+        status: ['aktiv', 'extern'],
+        include: ['organisation'],
+      }),
+    );
+    const [request] = server.requests;
+    const url = new URL(request?.url ?? '', server.origin);
+    expect(url.pathname).toBe('/core/v1/personal');
+    expect(url.searchParams.get('filter[updated_since]')).toBe('2026-03-01T07:00:00+00:00');
+    expect(url.searchParams.get('filter[status]')).toBe('aktiv,extern');
+    expect(url.searchParams.get('include')).toBe('organisation');
+    expect(request?.headers.authorization).toBe('Bearer secret-token');
+    expect(request?.headers.accept).toBe('application/vnd.api+json');
+    expect(request?.headers['user-agent']).toBe('Vorort');
+  });
+
+  it('puts ids into one path segment each', async () => {
+    const { server, client } = await serve((_request, response) =>
+      sendJsonApi(response, {
+        data: { type: 'customfield', id: '2', attributes: { name: 'x', field_type: 'text' } },
+      }),
+    );
+    await client.getCustomField('17', 'a/b?c');
+    expect(server.requests[0]?.url).toBe('/core/v1/courses/17/customfields/a%2Fb%3Fc');
+  });
+
+  it('reports every attempt with status, time and bytes', async () => {
+    const events: RequestEvent[] = [];
+    const body = JSON.stringify({ data: user('u1') });
+    const { client } = await serve(
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+        response.end(body);
+      },
+      { onRequest: (event) => events.push(event) },
+    );
+    await client.getOwnUser();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ method: 'GET', status: 200, bytes: Buffer.byteLength(body) });
+    expect(events[0]?.url).toMatch(/\/core\/v1\/personal\/selbst$/);
+    expect(events[0]?.ms).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('pages', () => {
+  it('follows links.next (relative and absolute) and keeps the first page date', async () => {
+    const { server, client } = await serve((request, response) => {
+      const page = new URL(request.url, 'http://x').searchParams.get('page') ?? '1';
+      if (page === '3') response.sendDate = false;
+      const next =
+        page === '1'
+          ? 'personal?page=2'
+          : page === '2'
+            ? `${server?.origin}/core/v1/personal?page=3`
+            : undefined;
+      sendJsonApi(response, {
+        data: [user(`u${page}`)],
+        included: [{ type: 'organisation', id: '1', attributes: { name: 'OV' } }],
+        links: next ? { next } : { next: null },
+      });
+    });
+    const pages = [];
+    for await (const page of client.listPersonal()) pages.push(page);
+    expect(pages.map((page) => page.data[0]?.id)).toEqual(['u1', 'u2', 'u3']);
+    expect(pages[0]?.serverDate).toBeInstanceOf(Date);
+    expect(pages[2]?.serverDate).toBeNull();
+    expect(new URL(pages[1]?.url ?? '').pathname).toBe('/core/v1/personal');
+
+    const all = await collectPages(client.listPersonal());
+    expect(all.data).toHaveLength(3);
+    expect(all.included).toHaveLength(1); // one organisation, however many pages carry it
+    expect(all.serverDate).toEqual(pages[0]?.serverDate);
+  });
+
+  it('stops a links.next loop as malformed', async () => {
+    const { client } = await serve((request, response) => {
+      const page = new URL(request.url, 'http://x').searchParams.get('page') ?? '1';
+      sendJsonApi(response, {
+        data: [],
+        links: { next: page === '1' ? 'personal?page=2' : 'personal?page=1' },
+      });
+    });
+    const error = await apiError(collectPages(client.listPersonal()));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toMatch(/links\.next/);
+  });
+
+  it('refuses to follow links.next to another site (the token would go there)', async () => {
+    const { client } = await serve((_request, response) =>
+      sendJsonApi(response, {
+        data: [],
+        links: { next: { href: 'http://elsewhere.example/personal' } },
+      }),
+    );
+    expect((await apiError(collectPages(client.listPersonal()))).kind).toBe('malformed');
+  });
+});
+
+describe('malformed answers', () => {
+  const cases: [string, Handler][] = [
+    ['a body that is not JSON', (_q, r) => r.end('{"data": [')],
+    ['an empty body', (_q, r) => r.end('')],
+    ['a list where one resource is expected', (_q, r) => sendJsonApi(r, { data: [user('u1')] })],
+    [
+      'a resource of the wrong type',
+      (_q, r) => sendJsonApi(r, { data: { ...user('u1'), type: 'course' } }),
+    ],
+    [
+      'a name that is not a string',
+      (_q, r) => sendJsonApi(r, { data: user('u1', { nachname: 42 }) }),
+    ],
+    [
+      'an included resource that breaks its schema',
+      (_q, r) =>
+        sendJsonApi(r, {
+          data: user('u1'),
+          included: [{ type: 'organisation', id: '1', attributes: {} }],
+        }),
+    ],
+    [
+      'an included item without an id',
+      (_q, r) =>
+        sendJsonApi(r, { data: user('u1'), included: [{ type: 'whatever', attributes: {} }] }),
+    ],
+  ];
+  it.each(cases)('%s is an error, not data', async (_name, handler) => {
+    const { client } = await serve(handler);
+    const error = await apiError(client.getOwnUser());
+    expect(error.kind).toBe('malformed');
+    expect(error.status).toBe(200);
+    expect(isRetryable(error)).toBe(false);
+  });
+
+  it('names where the document is wrong', async () => {
+    const { client } = await serve((_q, r) =>
+      sendJsonApi(r, { data: [user('u1'), user('u2', { status: 3 })] }),
+    );
+    const error = await apiError(collectPages(client.listPersonal()));
+    expect(error.message).toContain('data[1].attributes.status');
+  });
+
+  it('accepts resources of types it has no schema for in included', async () => {
+    const { client } = await serve((_q, r) =>
+      sendJsonApi(r, {
+        data: user('u1'),
+        included: [{ type: 'novelty', id: '1', attributes: { x: 1 } }],
+      }),
+    );
+    const { included } = await client.getOwnUser();
+    expect(included).toEqual([{ type: 'novelty', id: '1', attributes: { x: 1 } }]);
+  });
+});
+
+describe('errors', () => {
+  const errorCases = [
+    [403, 'forbidden'],
+    [404, 'not_found'],
+    [409, 'conflict'],
+    [415, 'invalid'],
+    [422, 'invalid'],
+    [423, 'unlicensed'],
+  ] as const;
+  it.each(errorCases)('%i becomes %s with the service text, not retried', async (status, kind) => {
+    const { server, client } = await serve((_q, r) =>
+      sendJsonApi(
+        r,
+        { errors: [{ status: String(status), code: 'c', title: 'T', detail: 'Explained.' }] },
+        status,
+      ),
+    );
+    const error = await apiError(client.getOrganisation());
+    expect(error).toMatchObject({ kind, status, method: 'GET' });
+    expect(error.errors).toEqual([
+      { status: String(status), code: 'c', title: 'T', detail: 'Explained.' },
+    ]);
+    expect(error.message).toContain(`(${status}): Explained.`);
+    expect(error.url).toMatch(/\/core\/v1\/organisation\/selbst\/stammdaten$/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reads a 403 as a sentence a person understands', async () => {
+    const { client } = await serve((_q, r) =>
+      sendJsonApi(r, { errors: [{ status: 403, detail: 'Keine Berechtigung.' }] }, 403),
+    );
+    const error = await apiError(client.getOrganisation());
+    expect(error.message).toMatch(/^The service refused the request \(403\): Keine Berechtigung\./);
+    expect(error.errors[0]?.status).toBe('403');
+  });
+
+  it('keeps the status when the error body is not JSON', async () => {
+    const { client } = await serve(
+      (_q, r) => {
+        r.statusCode = 502;
+        r.end('<html>Bad gateway</html>');
+      },
+      { maxRetries: 0 },
+    );
+    const error = await apiError(client.getOrganisation());
+    expect(error).toMatchObject({ kind: 'server', status: 502, errors: [] });
+  });
+
+  it('takes OAuth error bodies too (user-info)', async () => {
+    const { server, client } = await serve((_q, r) => {
+      r.writeHead(403, { 'content-type': 'application/json' });
+      r.end(JSON.stringify({ error: 'insufficient_scope', error_description: 'openid missing' }));
+    });
+    const error = await apiError(client.getUserInfo());
+    expect(error.errors).toEqual([{ code: 'insufficient_scope', detail: 'openid missing' }]);
+    expect(server.requests[0]?.url).toBe('/oauth/v1/userinfo');
+    expect(server.requests[0]?.headers.accept).toBe('application/json');
+  });
+
+  it('says when nothing answers', async () => {
+    const closed = await startLocalServer(() => {});
+    const baseUrl = `${closed.origin}/core/v1`;
+    await closed.close();
+    const client = createApiClient({
+      baseUrl,
+      tokens: staticToken('t'),
+      maxRetries: 1,
+      backoff: { baseMs: 1 },
+    });
+    const error = await apiError(client.getOwnUser());
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(/could not be reached \(ECONNREFUSED\)/);
+    expect(isRetryable(error)).toBe(true);
+  });
+});
+
+describe('retries', () => {
+  it('retries a 500 with backoff, then gives up as server', async () => {
+    const { server, client } = await serve(
+      (_q, r) => sendJsonApi(r, { errors: [{ title: 'Internal' }] }, 500),
+      { maxRetries: 3 },
+    );
+    const error = await apiError(client.getOwnUser());
+    expect(error.kind).toBe('server');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('recovers when a retry succeeds', async () => {
+    let calls = 0;
+    const { client } = await serve((_q, r) => {
+      calls += 1;
+      if (calls < 3) sendJsonApi(r, { errors: [] }, 503);
+      else sendJsonApi(r, { data: user('u1') });
+    });
+    expect((await client.getOwnUser()).data.id).toBe('u1');
+    expect(calls).toBe(3);
+  });
+
+  it('waits as long as Retry-After says, in seconds or as a date', async () => {
+    let calls = 0;
+    const { client } = await serve((_q, r) => {
+      calls += 1;
+      if (calls === 1) {
+        r.writeHead(429, { 'retry-after': '1' });
+        r.end();
+      } else if (calls === 2) {
+        r.writeHead(429, { 'retry-after': new Date(Date.now() + 1000).toUTCString() });
+        r.end();
+      } else sendJsonApi(r, { data: user('u1') });
+    });
+    const started = Date.now();
+    await client.getOwnUser();
+    // Second resolution of HTTP dates: the date form waits between 0 and 1 s more.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(calls).toBe(3);
+  });
+
+  it('does not sit out a very long Retry-After: the caller gets throttled with the wait', async () => {
+    const { server, client } = await serve((_q, r) => {
+      r.writeHead(429, { 'retry-after': '3600' });
+      r.end(JSON.stringify({ errors: [{ detail: 'Zu viele Anfragen.' }] }));
+    });
+    const error = await apiError(client.getOwnUser());
+    expect(error).toMatchObject({ kind: 'throttled', status: 429, retryAfterSeconds: 3600 });
+    expect(error.message).toContain('retry after 3600 s');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('never resends a POST or PATCH, but retries PUT and DELETE', async () => {
+    const { server, client } = await serve((_q, r) => sendJsonApi(r, { errors: [] }, 500), {
+      maxRetries: 2,
+    });
+    await apiError(client.send('POST', '/kalender', { body: { data: { type: 'kalender' } } }));
+    await apiError(client.send('PATCH', '/kalender/1', { body: {} }));
+    expect(server.requests).toHaveLength(2);
+    await apiError(client.send('DELETE', '/kalender/1'));
+    expect(server.requests).toHaveLength(5);
+  });
+});
+
+describe('tokens', () => {
+  it('refreshes once on 401 and retries with the new token', async () => {
+    let current = 'old';
+    let refreshes = 0;
+    const { server, client } = await serve(
+      (request, response) => {
+        if (request.headers.authorization === 'Bearer new')
+          sendJsonApi(response, { data: user('u1') });
+        else sendJsonApi(response, { errors: [{ detail: 'Token abgelaufen.' }] }, 401);
+      },
+      {
+        tokens: {
+          getAccessToken: async () => current,
+          refreshAccessToken: async () => {
+            refreshes += 1;
+            await delay(20);
+            current = 'new';
+            return current;
+          },
+        },
+      },
+    );
+    // Parallel requests rejected with the same token share one refresh.
+    const answers = await Promise.all([
+      client.getOwnUser(),
+      client.getOwnUser(),
+      client.getOwnUser(),
+    ]);
+    expect(answers.map((answer) => answer.data.id)).toEqual(['u1', 'u1', 'u1']);
+    expect(refreshes).toBe(1);
+    expect(server.requests.filter((r) => r.headers.authorization === 'Bearer new')).toHaveLength(3);
+  });
+
+  it('gives auth when the refreshed token is refused too, or no refresh is possible', async () => {
+    let refreshes = 0;
+    const { server, client } = await serve(
+      (_q, r) => sendJsonApi(r, { errors: [{ detail: 'Ungültiges Token.' }] }, 401),
+      {
+        tokens: {
+          getAccessToken: async () => 'a',
+          refreshAccessToken: async () => {
+            refreshes += 1;
+            return `b${refreshes}`;
+          },
+        },
+      },
+    );
+    const error = await apiError(client.getOwnUser());
+    expect(error).toMatchObject({ kind: 'auth', status: 401 });
+    expect(error.message).toMatch(
+      /^The service did not accept the login \(401\): Ungültiges Token\./,
+    );
+    expect(server.requests).toHaveLength(2);
+    expect(refreshes).toBe(1);
+
+    const withoutRefresh = createApiClient({ baseUrl: server.origin, tokens: staticToken('a') });
+    expect((await apiError(withoutRefresh.getOwnUser())).kind).toBe('auth');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('reports a token source that fails as auth', async () => {
+    const { client } = await serve((_q, r) => sendJsonApi(r, { data: user('u1') }), {
+      tokens: { getAccessToken: () => Promise.reject(new Error('keychain locked')) },
+    });
+    const error = await apiError(client.getOwnUser());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toContain('keychain locked');
+  });
+});
+
+describe('limits', () => {
+  it('keeps at most maxInFlight requests in flight', async () => {
+    const { server, client } = await serve(
+      async (_q, r) => {
+        await delay(30);
+        sendJsonApi(r, { data: user('u1') });
+      },
+      { maxInFlight: 2 },
+    );
+    await Promise.all(Array.from({ length: 8 }, () => client.getOwnUser()));
+    expect(server.requests).toHaveLength(8);
+    expect(server.peakConcurrency()).toBe(2);
+  });
+
+  it('defaults to four in flight', async () => {
+    const { server, client } = await serve(async (_q, r) => {
+      await delay(30);
+      sendJsonApi(r, { data: user('u1') });
+    });
+    await Promise.all(Array.from({ length: 10 }, () => client.getOwnUser()));
+    expect(server.peakConcurrency()).toBe(4);
+  });
+
+  it('spaces requests to the client-side rate without dropping any', async () => {
+    const { server, client } = await serve((_q, r) => sendJsonApi(r, { data: user('u1') }), {
+      requestsPerMinute: 600, // one per 100 ms
+    });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 4 }, () => client.getOwnUser()));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(server.requests).toHaveLength(4);
+  });
+});
+
+describe('time-outs and cancellation', () => {
+  const slow: Handler = async (_q, r) => {
+    await delay(400);
+    if (!r.destroyed) sendJsonApi(r, { data: user('u1') });
+  };
+
+  it('gives timeout when no answer comes in time, after the retries', async () => {
+    const { server, client } = await serve(slow, { timeoutMs: 50, maxRetries: 1 });
+    const error = await apiError(client.getOwnUser());
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/did not answer within 0\.05 s/);
+    expect(isRetryable(error)).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('counts a body that arrives too slowly as a time-out', async () => {
+    const { client } = await serve(
+      async (_q, r) => {
+        r.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+        r.write('{"data":');
+        await delay(300);
+        if (!r.destroyed) r.end(JSON.stringify(user('u1')) + '}');
+      },
+      { timeoutMs: 100, maxRetries: 0 },
+    );
+    expect((await apiError(client.getOwnUser())).kind).toBe('timeout');
+  });
+
+  it('stops a request in flight when the caller aborts', async () => {
+    const { client } = await serve(slow);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const started = Date.now();
+    const error = await apiError(client.getOwnUser({ signal: controller.signal }));
+    expect(error.kind).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(300);
+  });
+
+  it('stops a request waiting for a slot and one waiting to retry', async () => {
+    let calls = 0;
+    const { server, client } = await serve(
+      async (request, response) => {
+        calls += 1;
+        if (request.url.endsWith('stammdaten')) sendJsonApi(response, { errors: [] }, 503);
+        else await slow(request, response);
+      },
+      { maxInFlight: 1, backoff: { baseMs: 10_000, maxMs: 10_000 } },
+    );
+    const busy = client.getOwnUser();
+    const controller = new AbortController();
+    const queued = client.getKalender('1', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    expect((await apiError(queued)).kind).toBe('cancelled');
+    await busy;
+
+    const backingOff = new AbortController();
+    const retrying = client.getOrganisation({ signal: backingOff.signal });
+    setTimeout(() => backingOff.abort(), 50);
+    const started = Date.now();
+    expect((await apiError(retrying)).kind).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(calls).toBe(2);
+    expect(server.requests.some((request) => request.url.includes('kalender'))).toBe(false);
+  });
+
+  it('does not send at all with an aborted signal', async () => {
+    const { server, client } = await serve((_q, r) => sendJsonApi(r, { data: user('u1') }));
+    const error = await apiError(client.getOwnUser({ signal: AbortSignal.abort() }));
+    expect(error.kind).toBe('cancelled');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('writes', () => {
+  it('sends a JSON:API body and returns the checked answer', async () => {
+    const { server, client } = await serve((request, response) => {
+      const body = JSON.parse(request.body) as { data: { attributes: { name: string } } };
+      sendJsonApi(
+        response,
+        { data: { type: 'kalender', id: '9', attributes: { name: body.data.attributes.name } } },
+        201,
+      );
+    });
+    const answer = await client.send('POST', '/kalender', {
+      body: { data: { type: 'kalender', attributes: { name: 'Dienste' } } },
+    });
+    expect(answer).toMatchObject({
+      status: 201,
+      data: { type: 'kalender', id: '9', attributes: { name: 'Dienste' } },
+    });
+    expect(answer?.serverDate).toBeInstanceOf(Date);
+    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/core/v1/kalender' });
+    expect(server.requests[0]?.headers['content-type']).toBe('application/vnd.api+json');
+  });
+
+  it('returns null for 204 and checks the resources of an answer', async () => {
+    let status = 204;
+    const { client } = await serve((_q, r) => {
+      if (status === 204) {
+        r.statusCode = 204;
+        r.end();
+      } else sendJsonApi(r, { data: { type: 'kalender', id: '9', attributes: { name: 7 } } });
+    });
+    expect(await client.send('DELETE', '/kalender/9')).toBeNull();
+    status = 200;
+    expect((await apiError(client.send('PATCH', '/kalender/9', { body: {} }))).kind).toBe(
+      'malformed',
+    );
+  });
+
+  it('maps a rejected write with the service text', async () => {
+    const { client } = await serve((_q, r) =>
+      sendJsonApi(
+        r,
+        { errors: [{ detail: 'vorname fehlt', source: { pointer: '/data/attributes/vorname' } }] },
+        422,
+      ),
+    );
+    const error = await apiError(client.send('POST', '/personal', { body: { data: {} } }));
+    expect(error).toMatchObject({ kind: 'invalid', status: 422, method: 'POST' });
+    expect(error.errors[0]?.source).toEqual({ pointer: '/data/attributes/vorname' });
+  });
+});

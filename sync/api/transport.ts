@@ -1,0 +1,269 @@
+// One HTTP exchange with the service, with everything around it: bearer token and its refresh,
+// at most N requests in flight, the client-side request rate, a time-out per attempt, the
+// caller's cancellation, retries with backoff for idempotent requests, and the mapping of every
+// failure to ApiError. It knows nothing about JSON:API documents.
+import pLimit from 'p-limit';
+import { abandonOnAbort, CancelledSignal, createDeadline, sleep } from './abort';
+import {
+  LONGEST_HONOURED_RETRY_AFTER_SECONDS,
+  parseRetryAfter,
+  retryDelayMs,
+  type BackoffOptions,
+} from './backoff';
+import { ApiError, isRetryable, statusToKind } from './errors';
+import { parseServiceErrors } from './service-errors';
+import { createRateLimiter } from './rate-limiter';
+import { TokenRefresher, type TokenSource } from './token-source';
+
+export interface RequestEvent {
+  method: string;
+  url: string;
+  /** HTTP status, or null when no answer arrived (network error, time-out, cancellation). */
+  status: number | null;
+  ms: number;
+  /** Bytes of the response body as received. */
+  bytes: number;
+}
+
+export interface TransportOptions {
+  tokens: TokenSource;
+  maxInFlight?: number;
+  requestsPerMinute?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  backoff?: BackoffOptions;
+  onRequest?: (event: RequestEvent) => void;
+  fetch?: typeof fetch;
+  userAgent?: string;
+}
+
+export interface HttpRequest {
+  method: string;
+  url: URL;
+  accept: string;
+  /** A JSON body, sent as `application/vnd.api+json`. */
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+  /** The service's clock (`Date` header), the source of sync watermarks (DESIGN rule 8). */
+  serverDate: Date | null;
+}
+
+export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** Methods that may be sent again without changing the outcome; POST and PATCH never are (DESIGN rule 7). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+export const DEFAULT_MAX_IN_FLIGHT = 4;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 4;
+
+export function createTransport(options: TransportOptions): Transport {
+  const limit = pLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const rate = createRateLimiter(options.requestsPerMinute);
+  const tokens = new TokenRefresher(options.tokens);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const userAgent = options.userAgent ?? 'Vorort';
+
+  /** One attempt: waits for a slot and the rate, then sends and reads the whole body under the time-out. */
+  async function attempt(request: HttpRequest, token: string): Promise<HttpResponse> {
+    if (request.signal?.aborted) throw new CancelledSignal('cancelled');
+    await rate.take(request.signal);
+    const deadline = createDeadline(request.signal, timeoutMs);
+    const started = performance.now();
+    let status: number | null = null;
+    let bytes = 0;
+    try {
+      const response = await fetchImpl(request.url, {
+        method: request.method,
+        headers: headersFor(request, token, userAgent),
+        body: request.body,
+        signal: deadline.signal,
+        // A redirect could carry the token to another host; the service does not redirect.
+        redirect: 'manual',
+      });
+      status = response.status;
+      const body = new Uint8Array(await response.arrayBuffer());
+      bytes = body.byteLength;
+      const serverDate = parseHttpDate(response.headers.get('date'));
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: new TextDecoder().decode(body),
+        serverDate,
+      };
+    } catch (error) {
+      if (deadline.timedOut()) {
+        throw failure(
+          request,
+          'timeout',
+          error,
+          `The service did not answer within ${timeoutMs / 1000} s`,
+        );
+      }
+      if (request.signal?.aborted) throw new CancelledSignal('cancelled');
+      throw failure(
+        request,
+        'network',
+        error,
+        `The service could not be reached (${describeCause(error)})`,
+      );
+    } finally {
+      deadline.dispose();
+      options.onRequest?.({
+        method: request.method,
+        url: request.url.href,
+        status,
+        ms: performance.now() - started,
+        bytes,
+      });
+    }
+  }
+
+  async function send(request: HttpRequest): Promise<HttpResponse> {
+    let token = await currentToken(tokens, request);
+    let refreshed = false;
+    for (let retry = 0; ; retry += 1) {
+      let error: ApiError;
+      try {
+        const response = await abandonOnAbort(
+          limit(() => attempt(request, token)),
+          request.signal,
+        );
+        if (response.status === 401 && !refreshed) {
+          refreshed = true;
+          const replacement = await replacementToken(tokens, token, request);
+          if (replacement !== null) {
+            token = replacement;
+            retry -= 1; // a retry with a fresh token is not a failure to back off from
+            continue;
+          }
+        }
+        if (response.status >= 200 && response.status < 300) return response;
+        error = errorFromResponse(request, response);
+      } catch (caught) {
+        if (caught instanceof CancelledSignal) throw cancelled(request);
+        if (!(caught instanceof ApiError)) throw caught;
+        error = caught;
+      }
+      if (!shouldRetry(request, error, retry, maxRetries)) throw error;
+      try {
+        await sleep(retryDelayMs(retry, error.retryAfterSeconds, options.backoff), request.signal);
+      } catch {
+        throw cancelled(request);
+      }
+    }
+  }
+
+  return send;
+}
+
+function shouldRetry(
+  request: HttpRequest,
+  error: ApiError,
+  retry: number,
+  maxRetries: number,
+): boolean {
+  if (retry >= maxRetries || !IDEMPOTENT_METHODS.has(request.method) || !isRetryable(error))
+    return false;
+  return (
+    error.retryAfterSeconds === undefined ||
+    error.retryAfterSeconds <= LONGEST_HONOURED_RETRY_AFTER_SECONDS
+  );
+}
+
+function headersFor(
+  request: HttpRequest,
+  token: string,
+  userAgent: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: request.accept,
+    authorization: `Bearer ${token}`,
+    'user-agent': userAgent,
+  };
+  if (request.body !== undefined) headers['content-type'] = 'application/vnd.api+json';
+  return headers;
+}
+
+function errorFromResponse(request: HttpRequest, response: HttpResponse): ApiError {
+  const kind = statusToKind(response.status);
+  return new ApiError({
+    kind,
+    method: request.method,
+    url: request.url.href,
+    status: response.status,
+    errors: parseServiceErrors(response.body),
+    retryAfterSeconds:
+      kind === 'throttled' || kind === 'server'
+        ? parseRetryAfter(response.headers.get('retry-after'), response.serverDate)
+        : undefined,
+    summary: redirectSummary(response),
+  });
+}
+
+/** A redirect (3xx with redirect: 'manual') is not something the service does; say so plainly. */
+function redirectSummary(response: HttpResponse): string | undefined {
+  if (response.status < 300 || response.status >= 400) return undefined;
+  return `The service redirected the request to ${response.headers.get('location') ?? 'an unknown address'}`;
+}
+
+async function currentToken(tokens: TokenRefresher, request: HttpRequest): Promise<string> {
+  try {
+    return await tokens.current();
+  } catch (error) {
+    throw failure(request, 'auth', error, `No access token is available (${describeCause(error)})`);
+  }
+}
+
+async function replacementToken(
+  tokens: TokenRefresher,
+  rejected: string,
+  request: HttpRequest,
+): Promise<string | null> {
+  try {
+    return await tokens.replacementFor(rejected);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw failure(
+      request,
+      'auth',
+      error,
+      `The access token could not be refreshed (${describeCause(error)})`,
+    );
+  }
+}
+
+function failure(
+  request: HttpRequest,
+  kind: 'auth' | 'network' | 'timeout',
+  cause: unknown,
+  summary: string,
+): ApiError {
+  return new ApiError({ kind, method: request.method, url: request.url.href, summary, cause });
+}
+
+function cancelled(request: HttpRequest): ApiError {
+  return new ApiError({ kind: 'cancelled', method: request.method, url: request.url.href });
+}
+
+function parseHttpDate(value: string | null): Date | null {
+  if (value === null) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** undici hides the reason (ECONNREFUSED, ...) in `cause`. */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message;
+  return error.message;
+}

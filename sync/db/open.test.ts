@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from './migrations';
+import { openReplica, ReplicaError } from './open';
+
+const dir = mkdtempSync(join(tmpdir(), 'vorort-db-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('openReplica', () => {
+  it('creates a WAL database readable by its owner only, with every migration applied once', async () => {
+    const file = join(dir, 'new.sqlite');
+    const replica = openReplica(file);
+    expect(replica.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(replica.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(replica.sqlite.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    await replica.db.insertInto('replica_meta').values({ key: 'k', value: 'v' }).execute();
+    await replica.close();
+
+    const again = openReplica(file);
+    expect(await again.db.selectFrom('replica_meta').selectAll().execute()).toEqual([{ key: 'k', value: 'v' }]);
+    await again.close();
+  });
+
+  it('cascades a person’s deletion to their trainings and qualifications', async () => {
+    const replica = openReplica(join(dir, 'cascade.sqlite'));
+    const record = { base: '{}', synced_at: 'now' };
+    replica.sqlite.prepare("INSERT INTO users (id, vorname, nachname, sort_name, base, synced_at) VALUES ('u1', 'A', 'B', 'b a', '{}', 'now')").run();
+    await replica.db.insertInto('ausbildungen').values({ id: '1', user_id: 'u1', bezeichnung: 'EH', datum: null, gueltig_bis: null, updated_at: null, ...record }).execute();
+    await replica.db.insertInto('qualifikationen').values({ user_id: 'u1', idx: 0, position: '1', liste: null, name: 'San', name_kurz: 'San', rang: 1, erwerb_datum: null }).execute();
+    await replica.db.deleteFrom('users').where('id', '=', 'u1').execute();
+    expect(replica.sqlite.prepare('SELECT (SELECT count(*) FROM ausbildungen) + (SELECT count(*) FROM qualifikationen)').pluck().get()).toBe(0);
+    await replica.close();
+  });
+
+  it('refuses a replica written by a newer Vorort instead of damaging it', () => {
+    const file = join(dir, 'future.sqlite');
+    const raw = new BetterSqlite3(file);
+    raw.pragma(`user_version = ${MIGRATIONS.length + 5}`);
+    raw.close();
+    expect(() => openReplica(file)).toThrow(ReplicaError);
+    expect(() => openReplica(file)).toThrow(/newer Vorort/);
+  });
+
+  it('names the file when it cannot be opened', () => {
+    expect(() => openReplica(join(dir, 'missing-folder', 'x.sqlite'))).toThrow(/Cannot open the replica/);
+  });
+});

@@ -1,0 +1,18 @@
+// `npm run bench [-- CASE...]`: performance as ratios against a baseline measured in the same run
+// (the machines are shared and noisy, so bare times mean little). Each case ends with one JSON line.
+import { syncBench } from './sync-bench';
+
+const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
+  sync: syncBench,
+};
+
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const unknown = wanted.filter((name) => !(name in CASES));
+if (unknown.length) {
+  console.error(`unknown bench case(s): ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
+  process.exit(2);
+}
+for (const name of wanted.length ? wanted : Object.keys(CASES)) {
+  const figures = await CASES[name]!();
+  console.log(JSON.stringify({ case: name, ...figures }));
+}

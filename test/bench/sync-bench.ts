@@ -1,0 +1,144 @@
+// The `sync` case: an office sync of the sandbox at scale `large` (BENCH_SCALE to change),
+// compared with the physical limits measured in the same run:
+//   initialRatio     = initial sync time ÷ (raw fetch + JSON.parse of the same URLs, same concurrency
+//                      + bulk insert of the same rows with plain prepared statements in one transaction)
+//   incrementalRatio = no-change sync time ÷ raw fetch + JSON.parse of its URLs
+// plus requests, records per second, peak memory, the longest event-loop block during the initial
+// sync, and the p95 of two local reads (personnel by name prefix and status; a trainer's courses).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import BetterSqlite3 from 'better-sqlite3';
+import pLimit from 'p-limit';
+import { createApiClient, staticToken } from '../../sync/api';
+import { openReplica, type Replica } from '../../sync/db/open';
+import { runSync } from '../../sync/pull/engine';
+import { createQueryService } from '../../sync/queries';
+import { spawnSandbox } from '../support/sandbox-process';
+
+const MAX_IN_FLIGHT = 4;
+
+export async function syncBench(): Promise<Record<string, unknown>> {
+  const scale = process.env.BENCH_SCALE ?? 'large';
+  const dir = mkdtempSync(join(tmpdir(), 'vorort-bench-'));
+  const sandbox = await spawnSandbox(['--scale', scale, '--seed', '1']);
+  try {
+    const office = sandbox.users.find((u) => u.role === 'office');
+    const trainer = sandbox.users.find((u) => u.role === 'trainer');
+    if (!office || !trainer) throw new Error('the sandbox printed no office or trainer user');
+    const urls: string[] = [];
+    const api = createApiClient({
+      baseUrl: sandbox.baseUrl,
+      authUrl: sandbox.authUrl,
+      tokens: staticToken(office.accessToken),
+      maxInFlight: MAX_IN_FLIGHT,
+      onRequest: (event) => urls.push(event.url),
+    });
+    const replica = openReplica(join(dir, 'replica.sqlite'));
+    const sync = () => runSync({ api, replica, options: { profile: 'office' }, requestCount: () => urls.length });
+
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    let started = performance.now();
+    const initial = await sync();
+    const initialSeconds = (performance.now() - started) / 1000;
+    loop.disable();
+    if (!initial.ok) throw new Error(`initial sync failed: ${JSON.stringify(initial.collections)}`);
+    const initialUrls = urls.splice(0);
+
+    started = performance.now();
+    const incremental = await sync();
+    const incrementalSeconds = (performance.now() - started) / 1000;
+    const incrementalUrls = urls.splice(0);
+
+    const rawFetchInitial = await rawFetchSeconds(initialUrls, office.accessToken);
+    const rawInsert = bulkInsertSeconds(replica, join(dir, 'baseline.sqlite'));
+    const rawFetchIncremental = await rawFetchSeconds(incrementalUrls, office.accessToken);
+
+    const queries = createQueryService(replica);
+    const prefixes = ['M', 'Sch', 'K', 'Be', 'Wa', 'Ho', 'Fr', 'L'];
+    const personnelP95 = await p95(200, (i) =>
+      queries.query('personnel.list', { search: prefixes[i % prefixes.length], status: ['aktiv'], limit: 50 }),
+    );
+    const trainerCoursesP95 = await p95(200, () => queries.query('courses.list', { trainerId: trainer.id, limit: 200 }));
+    await replica.close();
+
+    const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+    return {
+      scale,
+      initialSeconds: round(initialSeconds),
+      initialRequests: initialUrls.length,
+      records: initial.records,
+      recordsPerSecond: Math.round(initial.records / initialSeconds),
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      maxEventLoopBlockMs: round(loop.max / 1e6, 1),
+      rawFetchSeconds: round(rawFetchInitial),
+      rawInsertSeconds: round(rawInsert),
+      initialRatio: round(initialSeconds / (rawFetchInitial + rawInsert), 2),
+      incrementalSeconds: round(incrementalSeconds),
+      incrementalRequests: incrementalUrls.length,
+      incrementalRecords: incremental.records,
+      rawIncrementalFetchSeconds: round(rawFetchIncremental),
+      incrementalRatio: round(incrementalSeconds / rawFetchIncremental, 2),
+      personnelQueryP95Ms: round(personnelP95, 2),
+      trainerCoursesQueryP95Ms: round(trainerCoursesP95, 2),
+    };
+  } finally {
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The physical limit of the network side: the same GETs, same concurrency, body parsed, nothing else. */
+async function rawFetchSeconds(urls: readonly string[], token: string): Promise<number> {
+  const limit = pLimit(MAX_IN_FLIGHT);
+  const started = performance.now();
+  await Promise.all(
+    urls.map((url) =>
+      limit(async () => {
+        const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' } });
+        JSON.parse(await response.text());
+      }),
+    ),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** The physical limit of the storage side: every row of the replica into an empty copy of its schema, one transaction. */
+function bulkInsertSeconds(replica: Replica, file: string): number {
+  const target = new BetterSqlite3(file);
+  target.pragma('journal_mode = WAL');
+  const schema = (type: string) =>
+    replica.sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'").all(type) as {
+      name: string;
+      sql: string;
+    }[];
+  const tables = schema('table');
+  // The same schema, indexes included: they are part of what an insert costs.
+  for (const entry of [...tables, ...schema('index')]) target.exec(entry.sql);
+  const data = tables.map((table) => ({ table, rows: replica.sqlite.prepare(`SELECT * FROM ${table.name}`).raw().all() as unknown[][] }));
+  const started = performance.now();
+  target.transaction(() => {
+    for (const { table, rows } of data) {
+      const first = rows[0];
+      if (!first) continue;
+      const insert = target.prepare(`INSERT INTO ${table.name} VALUES (${first.map(() => '?').join(',')})`);
+      for (const row of rows) insert.run(...row);
+    }
+  })();
+  const seconds = (performance.now() - started) / 1000;
+  target.close();
+  return seconds;
+}
+
+async function p95(runs: number, query: (i: number) => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await query(i);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(runs * 0.95)] ?? 0;
+}

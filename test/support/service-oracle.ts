@@ -1,0 +1,103 @@
+// What the service holds, read with plain fetch (deliberately not the sync client, so the two
+// cannot share a bug), and a comparison of a replica against it, record for record.
+import type BetterSqlite3 from 'better-sqlite3';
+import { expect } from 'vitest';
+
+interface Resource {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, unknown>;
+}
+
+export interface OracleTarget {
+  baseUrl: string;
+  token: string;
+}
+
+async function getJson(target: OracleTarget, path: string): Promise<{ data: Resource[] | Resource; included?: Resource[]; links?: { next?: string } }> {
+  let url: string | undefined = `${target.baseUrl}${path}`;
+  const data: Resource[] = [];
+  const included: Resource[] = [];
+  let single: Resource | undefined;
+  while (url) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${target.token}` } });
+    if (!response.ok) throw new Error(`oracle GET ${url}: ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as { data: Resource[] | Resource; included?: Resource[]; links?: { next?: string } };
+    if (Array.isArray(body.data)) data.push(...body.data);
+    else single = body.data;
+    included.push(...(body.included ?? []));
+    url = body.links?.next;
+  }
+  return { data: single ?? data, included };
+}
+
+export async function list(target: OracleTarget, path: string): Promise<Resource[]> {
+  const { data } = await getJson(target, path);
+  return Array.isArray(data) ? data : [data];
+}
+
+export interface ExpectedReplica {
+  /** Replica table → resources the service holds for it. */
+  tables: Record<string, Resource[]>;
+}
+
+/** Everything an office sync must hold (with small data, where one sync covers every person). */
+export async function officeExpectation(
+  target: OracleTarget,
+  window: { from: string; until: string },
+  hoursFrom: string,
+): Promise<ExpectedReplica> {
+  const users = await list(target, '/personal');
+  const ausbildungen = users.flatMap((u) =>
+    ((u.attributes.ausbildungen as Record<string, unknown>[] | undefined) ?? []).map(({ id, ...attributes }) => ({
+      type: 'ausbildung',
+      id: String(id),
+      attributes,
+    })),
+  );
+  const ueberpruefungen: Resource[] = [];
+  const ehrungen: Resource[] = [];
+  for (const user of users) {
+    ueberpruefungen.push(...(await list(target, `/personal/${user.id}/ueberpruefungen`)));
+    ehrungen.push(...(await list(target, `/personal/${user.id}/ehrungen`)));
+  }
+  const courses = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}`);
+  const participations: Resource[] = [];
+  const customfields: Resource[] = [];
+  for (const course of courses) {
+    participations.push(...(await list(target, `/courses/${course.id}/participations`)));
+    customfields.push(...(await list(target, `/courses/${course.id}/customfields`)));
+  }
+  return {
+    tables: {
+      users,
+      ausbildungen,
+      ueberpruefungen,
+      ehrungen,
+      kalender: await list(target, '/kalender'),
+      benachrichtigungen: await list(target, '/benachrichtigungen'),
+      steuersaetze: await list(target, '/steuersaetze'),
+      course_types: await list(target, '/courses/types'),
+      clients: await list(target, '/clients'),
+      courses,
+      participations,
+      customfields,
+      helferstunden: await list(target, `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`),
+    },
+  };
+}
+
+/** Asserts that every table holds exactly the expected records, with the service's attributes as their base. */
+export function expectReplicaToMatch(sqlite: BetterSqlite3.Database, expected: ExpectedReplica): void {
+  for (const [table, resources] of Object.entries(expected.tables)) {
+    const rows = sqlite.prepare(`SELECT id, base FROM ${table}`).all() as { id: string; base: string }[];
+    const replicaIds = rows.map((r) => r.id).sort();
+    const serviceIds = [...new Set(resources.map((r) => r.id))].sort();
+    expect(replicaIds, `ids of ${table}`).toEqual(serviceIds);
+    const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.base) as { attributes: Record<string, unknown> }]));
+    for (const resource of resources) {
+      expect(byId.get(resource.id)?.attributes, `${table} ${resource.id}`).toEqual(resource.attributes);
+    }
+  }
+}

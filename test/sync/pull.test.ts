@@ -1,0 +1,236 @@
+// The replica and the pull against the real sandbox over HTTP, with real SQLite files.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/server';
+import { ApiError, createApiClient, staticToken } from '../../sync/api';
+import { openReplica, type Replica } from '../../sync/db/open';
+import { courseWindow } from '../../sync/pull/collections/courses';
+import { runSync } from '../../sync/pull/engine';
+import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '../../sync/pull/options';
+import { expectReplicaToMatch, list, officeExpectation, type OracleTarget } from '../support/service-oracle';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+const dirs: string[] = [];
+function tempFile(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vorort-pull-'));
+  dirs.push(dir);
+  return join(dir, name);
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tokenOf(sandbox: Sandbox, role: 'office' | 'trainer' | 'member') {
+  const user = sandbox.users.find((u) => u.role === role);
+  if (!user) throw new Error(`no ${role} user`);
+  return user;
+}
+
+async function syncOnce(sandbox: Sandbox, replica: Replica, options: Partial<SyncOptions> = {}, token = tokenOf(sandbox, 'office').accessToken) {
+  let requests = 0;
+  const api = createApiClient({
+    baseUrl: sandbox.baseUrl,
+    authUrl: sandbox.authUrl,
+    tokens: staticToken(token),
+    maxRetries: 1,
+    onRequest: () => {
+      requests += 1;
+    },
+  });
+  return runSync({ api, replica, options: { profile: 'office', ...options }, requestCount: () => requests });
+}
+
+const window = courseWindow(DEFAULT_SYNC_OPTIONS);
+const hoursFrom = DEFAULT_SYNC_OPTIONS.hoursHistoryStart;
+
+async function write(target: OracleTarget, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/vnd.api+json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : ((await response.json()) as { data: { id: string } });
+}
+
+describe.each([
+  { label: 'at the root', prefix: '' },
+  { label: 'under /core/v1', prefix: '/core/v1' },
+])('office sync $label', ({ prefix }) => {
+  let sandbox: Sandbox;
+  let target: OracleTarget;
+  let replica: Replica;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, scale: 'small', seed: 11, prefix });
+    target = { baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'office').accessToken };
+    replica = openReplica(tempFile('office.sqlite'));
+  });
+  afterAll(async () => {
+    await replica.close();
+    await sandbox.close();
+  });
+
+  it('holds exactly what the service holds after the first sync', async () => {
+    const summary = await syncOnce(sandbox, replica);
+    expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
+    expectReplicaToMatch(replica.sqlite, await officeExpectation(target, window, hoursFrom));
+  });
+
+  it('transfers no records of incremental collections when nothing changed', async () => {
+    const summary = await syncOnce(sandbox, replica);
+    expect(summary.ok).toBe(true);
+    expect(summary.collections.personal?.records).toBe(0);
+    expect(summary.collections.helferstunden?.records).toBe(0);
+  });
+
+  it('follows creates, updates and deletes made on the service by someone else', async () => {
+    const people = await list(target, '/personal');
+    const [changed, removed] = people;
+    const trainee = people.find((p) => ((p.attributes.ausbildungen as unknown[]) ?? []).length > 0)!;
+    const trainingId = String((trainee.attributes.ausbildungen as { id: string }[])[0]!.id);
+    await write(target, 'POST', '/personal', { data: { type: 'user', attributes: { vorname: 'Neu', nachname: 'Angelegt' } } });
+    await write(target, 'PATCH', `/personal/${changed!.id}`, { data: { type: 'user', id: changed!.id, attributes: { ort: 'Geändertstadt' } } });
+    await write(target, 'DELETE', `/personal/${trainee.id}/ausbildungen/${trainingId}`);
+    sandbox.store.remove('user', removed!.id);
+
+    const hours = await list(target, `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`);
+    await write(target, 'PATCH', `/helferstunden/${hours[0]!.id}`, { data: { type: 'helferstunden', id: hours[0]!.id, attributes: { stunden: 7.5 } } });
+    await write(target, 'DELETE', `/helferstunden/${hours[1]!.id}`);
+
+    const courses = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}`);
+    const course = courses[0]!;
+    await write(target, 'POST', `/courses/${course.id}/participations`, {
+      data: { type: 'participation', attributes: { first_name: 'Erika', last_name: 'Nachgemeldet' } },
+      included: [],
+    });
+    const fields = await list(target, `/courses/${course.id}/customfields`);
+    if (fields[0]) await write(target, 'DELETE', `/courses/${course.id}/customfields/${fields[0].id}`);
+    await write(target, 'POST', `/courses/${course.id}/customfields`, {
+      data: { type: 'customfield', attributes: { name: 'Parkplatz', field_type: 'checkbox' } },
+    });
+    sandbox.store.remove('course', courses[1]!.id);
+    const calendars = await list(target, '/kalender');
+    if (calendars[0]) await write(target, 'DELETE', `/kalender/${calendars[0].id}`);
+    const notifications = await list(target, '/benachrichtigungen');
+    await write(target, 'PATCH', `/benachrichtigungen/${notifications[0]!.id}`, {
+      data: { type: 'benachrichtigung', id: notifications[0]!.id, attributes: { gelesen: true } },
+    });
+
+    // An ordinary sync brings creates and updates; deletions of people and hours need the full id scan.
+    const incremental = await syncOnce(sandbox, replica);
+    expect(incremental.ok).toBe(true);
+    const ort = replica.sqlite.prepare('SELECT ort FROM users WHERE id = ?').pluck().get(changed!.id);
+    expect(ort).toBe('Geändertstadt');
+    expect(replica.sqlite.prepare('SELECT count(*) FROM ausbildungen WHERE id = ?').pluck().get(trainingId)).toBe(0);
+
+    const full = await syncOnce(sandbox, replica, { full: true });
+    expect(full.ok).toBe(true);
+    expectReplicaToMatch(replica.sqlite, await officeExpectation(target, window, hoursFrom));
+  });
+});
+
+describe('trainer sync', () => {
+  it('holds the own courses with their participants and the own hours', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 5 });
+    const replica = openReplica(tempFile('trainer.sqlite'));
+    try {
+      const trainer = tokenOf(sandbox, 'trainer');
+      const summary = await syncOnce(sandbox, replica, { profile: 'trainer' }, trainer.accessToken);
+      expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
+      const target = { baseUrl: sandbox.baseUrl, token: trainer.accessToken };
+      const courses = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainer.id}`);
+      expect(courses.length).toBeGreaterThan(0);
+      const participations = (await Promise.all(courses.map((c) => list(target, `/courses/${c.id}/participations`)))).flat();
+      expectReplicaToMatch(replica.sqlite, {
+        tables: {
+          courses,
+          participations,
+          helferstunden: await list(target, `/helferstunden?filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`),
+          users: await list(target, '/personal/selbst'),
+        },
+      });
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('paging', () => {
+  it('gives the same replica with links.next paging as without', async () => {
+    const dump = async (pageSize?: number) => {
+      const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 21, ...(pageSize ? { pageSize } : {}) });
+      const replica = openReplica(tempFile(`paging-${pageSize ?? 'off'}.sqlite`));
+      try {
+        const summary = await syncOnce(sandbox, replica);
+        expect(summary.ok).toBe(true);
+        return dumpData(replica);
+      } finally {
+        await replica.close();
+        await sandbox.close();
+      }
+    };
+    const [unpaged, paged] = [await dump(), await dump(7)];
+    expect(paged).toEqual(unpaged);
+  });
+});
+
+/** Every table's rows without the columns that record when (not what) was synced. */
+function dumpData(replica: Replica): Record<string, unknown[]> {
+  const tables = replica.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta')").pluck().all() as string[];
+  return Object.fromEntries(
+    tables.map((table) => [
+      table,
+      (replica.sqlite.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all() as Record<string, unknown>[]).map(
+        ({ synced_at: _synced, details_watermark: _watermark, ...row }) => row,
+      ),
+    ]),
+  );
+}
+
+describe('failures', () => {
+  let dataFile: string;
+  afterEach(() => undefined);
+
+  it('a 500 or a malformed answer in the middle leaves a replica that the next sync completes', async () => {
+    dataFile = tempFile('service.sqlite');
+    const replica = openReplica(tempFile('faulty.sqlite'));
+    try {
+      for (const faults of ['error=0.3', 'malformed=0.3']) {
+        const faulty = await startSandbox({ port: 0, scale: 'small', seed: 8, data: dataFile, faults });
+        const broken = await syncOnce(faulty, replica);
+        expect(broken.ok, `a sync with ${faults} should not have passed`).toBe(false);
+        await faulty.close();
+      }
+      const healthy = await startSandbox({ port: 0, scale: 'small', seed: 8, data: dataFile });
+      try {
+        const summary = await syncOnce(healthy, replica, { full: true });
+        expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
+        const target = { baseUrl: healthy.baseUrl, token: tokenOf(healthy, 'office').accessToken };
+        expectReplicaToMatch(replica.sqlite, await officeExpectation(target, window, hoursFrom));
+      } finally {
+        await healthy.close();
+      }
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('a wrong token is a clear auth error', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 2 });
+    const replica = openReplica(tempFile('wrong-token.sqlite'));
+    try {
+      const error = await syncOnce(sandbox, replica, {}, 'not-a-token').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).kind).toBe('auth');
+      expect((error as ApiError).message).toMatch(/401/);
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
+});
