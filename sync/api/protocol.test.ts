@@ -1,4 +1,5 @@
 // The client's HTTP behaviour against a local server that answers exactly what each case needs.
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClientOptions } from './client';
 import { ApiError, isRetryable } from './errors';
@@ -260,6 +261,17 @@ describe('errors', () => {
     expect(server.requests[0]?.headers.accept).toBe('application/json');
   });
 
+  it('does not follow a redirect (the token could travel elsewhere)', async () => {
+    const { server, client } = await serve((_q, r) => {
+      r.writeHead(302, { location: 'http://elsewhere.example/personal/selbst' });
+      r.end();
+    });
+    const error = await apiError(client.getOwnUser());
+    expect(error).toMatchObject({ kind: 'invalid', status: 302 });
+    expect(error.message).toContain('redirected to http://elsewhere.example/personal/selbst');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('says when nothing answers', async () => {
     const closed = await startLocalServer(() => {});
     const baseUrl = `${closed.origin}/core/v1`;
@@ -272,7 +284,7 @@ describe('errors', () => {
     });
     const error = await apiError(client.getOwnUser());
     expect(error.kind).toBe('network');
-    expect(error.message).toMatch(/could not be reached \(ECONNREFUSED\)/);
+    expect(error.message).toMatch(/could not be reached: ECONNREFUSED/);
     expect(isRetryable(error)).toBe(true);
   });
 });
@@ -455,7 +467,7 @@ describe('time-outs and cancellation', () => {
     const { server, client } = await serve(slow, { timeoutMs: 50, maxRetries: 1 });
     const error = await apiError(client.getOwnUser());
     expect(error.kind).toBe('timeout');
-    expect(error.message).toMatch(/did not answer within 0\.05 s/);
+    expect(error.message).toMatch(/did not answer in time: no complete answer within 0\.05 s/);
     expect(isRetryable(error)).toBe(true);
     expect(server.requests).toHaveLength(2);
   });
@@ -508,6 +520,15 @@ describe('time-outs and cancellation', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(calls).toBe(2);
     expect(server.requests.some((request) => request.url.includes('kalender'))).toBe(false);
+  });
+
+  it('leaves no listener on a long-lived caller signal', async () => {
+    const { client } = await serve((_q, r) => sendJsonApi(r, { data: user('u1') }));
+    const controller = new AbortController();
+    await Promise.all(
+      Array.from({ length: 20 }, () => client.getOwnUser({ signal: controller.signal })),
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('does not send at all with an aborted signal', async () => {

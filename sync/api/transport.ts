@@ -11,8 +11,8 @@ import {
   type BackoffOptions,
 } from './backoff';
 import { ApiError, isRetryable, statusToKind } from './errors';
-import { parseServiceErrors } from './service-errors';
 import { createRateLimiter } from './rate-limiter';
+import { parseServiceErrors } from './service-errors';
 import { TokenRefresher, type TokenSource } from './token-source';
 
 export interface RequestEvent {
@@ -54,25 +54,22 @@ export interface HttpResponse {
   serverDate: Date | null;
 }
 
+/** Sends a request and answers its 2xx response; anything else is thrown as ApiError. */
 export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
 
 /** Methods that may be sent again without changing the outcome; POST and PATCH never are (DESIGN rule 7). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-export const DEFAULT_MAX_IN_FLIGHT = 4;
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RETRIES = 4;
-
 export function createTransport(options: TransportOptions): Transport {
-  const limit = pLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const limit = pLimit(options.maxInFlight ?? 4);
   const rate = createRateLimiter(options.requestsPerMinute);
   const tokens = new TokenRefresher(options.tokens);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxRetries = options.maxRetries ?? 4;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const userAgent = options.userAgent ?? 'Vorort';
 
-  /** One attempt: waits for a slot and the rate, then sends and reads the whole body under the time-out. */
+  /** One attempt: waits for the rate, then sends and reads the whole body under the time-out. */
   async function attempt(request: HttpRequest, token: string): Promise<HttpResponse> {
     if (request.signal?.aborted) throw new CancelledSignal('cancelled');
     await rate.take(request.signal);
@@ -92,98 +89,83 @@ export function createTransport(options: TransportOptions): Transport {
       status = response.status;
       const body = new Uint8Array(await response.arrayBuffer());
       bytes = body.byteLength;
-      const serverDate = parseHttpDate(response.headers.get('date'));
       return {
         status: response.status,
         headers: response.headers,
         body: new TextDecoder().decode(body),
-        serverDate,
+        serverDate: parseHttpDate(response.headers.get('date')),
       };
     } catch (error) {
       if (deadline.timedOut()) {
-        throw failure(
-          request,
-          'timeout',
-          error,
-          `The service did not answer within ${timeoutMs / 1000} s`,
-        );
+        throw failure(request, 'timeout', error, `no complete answer within ${timeoutMs / 1000} s`);
       }
       if (request.signal?.aborted) throw new CancelledSignal('cancelled');
-      throw failure(
-        request,
-        'network',
-        error,
-        `The service could not be reached (${describeCause(error)})`,
-      );
+      throw failure(request, 'network', error, describeCause(error));
     } finally {
       deadline.dispose();
-      options.onRequest?.({
-        method: request.method,
-        url: request.url.href,
-        status,
-        ms: performance.now() - started,
-        bytes,
-      });
+      const ms = performance.now() - started;
+      options.onRequest?.({ method: request.method, url: request.url.href, status, ms, bytes });
     }
   }
 
-  async function send(request: HttpRequest): Promise<HttpResponse> {
+  /** An attempt in a free slot; its failure as ApiError. The slot is not held while backing off. */
+  async function limitedAttempt(
+    request: HttpRequest,
+    token: string,
+  ): Promise<HttpResponse | ApiError> {
+    try {
+      return await abandonOnAbort(
+        limit(() => attempt(request, token)),
+        request.signal,
+      );
+    } catch (error) {
+      if (error instanceof CancelledSignal) throw cancelled(request);
+      if (error instanceof ApiError) return error;
+      throw error;
+    }
+  }
+
+  return async function send(request) {
     let token = await currentToken(tokens, request);
     let refreshed = false;
-    for (let retry = 0; ; retry += 1) {
-      let error: ApiError;
+    let retries = 0;
+    for (;;) {
+      const outcome = await limitedAttempt(request, token);
+      if (!(outcome instanceof ApiError) && outcome.status === 401 && !refreshed) {
+        refreshed = true;
+        const replacement = await replacementToken(tokens, token, request);
+        if (replacement !== null) {
+          token = replacement; // sending again with a fresh token is not a retry to back off from
+          continue;
+        }
+      }
+      if (!(outcome instanceof ApiError) && outcome.status >= 200 && outcome.status < 300) {
+        return outcome;
+      }
+      const error = outcome instanceof ApiError ? outcome : errorFromResponse(request, outcome);
+      if (!shouldRetry(request, error, retries, maxRetries)) throw error;
       try {
-        const response = await abandonOnAbort(
-          limit(() => attempt(request, token)),
+        await sleep(
+          retryDelayMs(retries, error.retryAfterSeconds, options.backoff),
           request.signal,
         );
-        if (response.status === 401 && !refreshed) {
-          refreshed = true;
-          const replacement = await replacementToken(tokens, token, request);
-          if (replacement !== null) {
-            token = replacement;
-            retry -= 1; // a retry with a fresh token is not a failure to back off from
-            continue;
-          }
-        }
-        if (response.status >= 200 && response.status < 300) return response;
-        error = errorFromResponse(request, response);
-      } catch (caught) {
-        if (caught instanceof CancelledSignal) throw cancelled(request);
-        if (!(caught instanceof ApiError)) throw caught;
-        error = caught;
-      }
-      if (!shouldRetry(request, error, retry, maxRetries)) throw error;
-      try {
-        await sleep(retryDelayMs(retry, error.retryAfterSeconds, options.backoff), request.signal);
       } catch {
         throw cancelled(request);
       }
+      retries += 1;
     }
-  }
-
-  return send;
+  };
 }
 
-function shouldRetry(
-  request: HttpRequest,
-  error: ApiError,
-  retry: number,
-  maxRetries: number,
-): boolean {
-  if (retry >= maxRetries || !IDEMPOTENT_METHODS.has(request.method) || !isRetryable(error))
+function shouldRetry(request: HttpRequest, error: ApiError, retries: number, maxRetries: number) {
+  if (retries >= maxRetries || !IDEMPOTENT_METHODS.has(request.method) || !isRetryable(error)) {
     return false;
-  return (
-    error.retryAfterSeconds === undefined ||
-    error.retryAfterSeconds <= LONGEST_HONOURED_RETRY_AFTER_SECONDS
-  );
+  }
+  const wait = error.retryAfterSeconds;
+  return wait === undefined || wait <= LONGEST_HONOURED_RETRY_AFTER_SECONDS;
 }
 
-function headersFor(
-  request: HttpRequest,
-  token: string,
-  userAgent: string,
-): Record<string, string> {
+function headersFor(request: HttpRequest, token: string, userAgent: string) {
   const headers: Record<string, string> = {
     accept: request.accept,
     authorization: `Bearer ${token}`,
@@ -195,6 +177,8 @@ function headersFor(
 
 function errorFromResponse(request: HttpRequest, response: HttpResponse): ApiError {
   const kind = statusToKind(response.status);
+  const retryAfter = response.headers.get('retry-after');
+  const isRedirect = response.status >= 300 && response.status < 400;
   return new ApiError({
     kind,
     method: request.method,
@@ -203,23 +187,19 @@ function errorFromResponse(request: HttpRequest, response: HttpResponse): ApiErr
     errors: parseServiceErrors(response.body),
     retryAfterSeconds:
       kind === 'throttled' || kind === 'server'
-        ? parseRetryAfter(response.headers.get('retry-after'), response.serverDate)
+        ? parseRetryAfter(retryAfter, response.serverDate)
         : undefined,
-    summary: redirectSummary(response),
+    problem: isRedirect
+      ? `redirected to ${response.headers.get('location') ?? 'an unknown address'}`
+      : undefined,
   });
-}
-
-/** A redirect (3xx with redirect: 'manual') is not something the service does; say so plainly. */
-function redirectSummary(response: HttpResponse): string | undefined {
-  if (response.status < 300 || response.status >= 400) return undefined;
-  return `The service redirected the request to ${response.headers.get('location') ?? 'an unknown address'}`;
 }
 
 async function currentToken(tokens: TokenRefresher, request: HttpRequest): Promise<string> {
   try {
     return await tokens.current();
   } catch (error) {
-    throw failure(request, 'auth', error, `No access token is available (${describeCause(error)})`);
+    throw failure(request, 'auth', error, `no access token: ${describeCause(error)}`);
   }
 }
 
@@ -236,7 +216,7 @@ async function replacementToken(
       request,
       'auth',
       error,
-      `The access token could not be refreshed (${describeCause(error)})`,
+      `the token could not be refreshed: ${describeCause(error)}`,
     );
   }
 }
@@ -245,9 +225,9 @@ function failure(
   request: HttpRequest,
   kind: 'auth' | 'network' | 'timeout',
   cause: unknown,
-  summary: string,
+  problem: string,
 ): ApiError {
-  return new ApiError({ kind, method: request.method, url: request.url.href, summary, cause });
+  return new ApiError({ kind, method: request.method, url: request.url.href, problem, cause });
 }
 
 function cancelled(request: HttpRequest): ApiError {

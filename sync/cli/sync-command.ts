@@ -9,7 +9,7 @@ import { parseHttpUrl, parsePositiveInt } from './parse';
 
 interface SyncCommandOptions {
   server: string;
-  authUrl?: string;
+  oauthUrl?: string;
   token: string;
   db: string;
   profile: string;
@@ -24,7 +24,7 @@ export function registerSyncCommand(program: Command): void {
     .command('sync')
     .description('Run one sync: pull the service into the replica file')
     .requiredOption('--server <url>', 'base URL of the service interface (may carry a path, e.g. https://api.hiorg-server.de/core/v1)')
-    .option('--auth-url <url>', 'base URL of the OAuth server (default: <origin>/oauth/v1)')
+    .option('--oauth-url <url>', 'base URL of the OAuth server, where userinfo lives (default: <origin of --server>/oauth/v1)')
     .requiredOption('--token <token>', 'access token (Bearer)')
     .requiredOption('--db <file>', 'the replica (SQLite file; created when missing)')
     .option('--profile <profile>', 'office (everything the token may read) or trainer (own courses, own hours)', 'office')
@@ -42,7 +42,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   let summary: SyncSummary;
   try {
     const baseUrl = parseHttpUrl(options.server, '--server');
-    const authUrl = options.authUrl ? parseHttpUrl(options.authUrl, '--auth-url') : undefined;
+    const authUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
     if (options.profile !== 'office' && options.profile !== 'trainer') {
       throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
     }

@@ -1,6 +1,7 @@
 // What every pull strategy works with, and the two mechanisms they share: applying rows in
 // bounded chunks (yielding between transactions) and the per-collection run with its bookkeeping.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import pLimit from 'p-limit';
 import type { ApiClient } from '../api';
 import { ApiError } from '../api';
 import type { Replica } from '../db/open';
@@ -57,6 +58,23 @@ export async function applyInChunks<T>(
     ctx.progress({ collection, done: progressBase + start + chunk.length, ...(total === undefined ? {} : { total }) });
     await yieldToEventLoop();
   }
+}
+
+/**
+ * Runs `work` for every item, at most `concurrency` at a time. Waits for all of them even when one
+ * fails (no request of this collection may still be running when the next one starts), then
+ * throws the first failure.
+ */
+export async function forEachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  const limit = pLimit(concurrency);
+  const outcomes = await Promise.allSettled(items.map((item) => limit(() => work(item))));
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/** True for the service's 404: the record is gone (DESIGN rule 9: a 404 on one record removes it). */
+export function isGone(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === 'not_found';
 }
 
 /** Upserts rows to a table in chunks. */

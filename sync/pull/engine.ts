@@ -1,6 +1,5 @@
 // One sync: every collection of the profile, in an order where parents come before children.
 import { format } from 'date-fns';
-import pLimit from 'p-limit';
 import { collectPages, type ApiClient } from '../api';
 import type { Replica } from '../db/open';
 import {
@@ -16,7 +15,7 @@ import {
 } from '../db/rows';
 import { ReplicaWriter } from '../db/writer';
 import type { CollectionResult, PullContext } from './context';
-import { runCollection } from './context';
+import { forEachLimited, runCollection } from './context';
 import { pullCourses, pullCustomfields, pullParticipations } from './collections/courses';
 import { pullHours } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
@@ -130,28 +129,23 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
 function pullClientParticipants(ctx: PullContext) {
   return runCollection(ctx, 'client_participants', async () => {
     const clientIds = ctx.replica.sqlite.prepare('SELECT id FROM clients ORDER BY id').pluck().all() as string[];
-    const limit = pLimit(4);
     let records = 0;
     let deleted = 0;
-    await Promise.all(
-      clientIds.map((clientId) =>
-        limit(async () => {
-          const { data } = await collectPages(ctx.api.listClientParticipants(clientId, { signal: ctx.signal }));
-          deleted += await replaceRows(
-            ctx,
-            {
-              collection: 'client_participants',
-              table: 'client_participants',
-              toRow: (r, syncedAt) => clientParticipantRow(r, clientId, syncedAt),
-              scope: { where: 'client_id = ?', params: [clientId] },
-            },
-            data,
-            [],
-          );
-          records += data.length;
-        }),
-      ),
-    );
+    await forEachLimited(clientIds, 4, async (clientId) => {
+      const { data } = await collectPages(ctx.api.listClientParticipants(clientId, { signal: ctx.signal }));
+      deleted += await replaceRows(
+        ctx,
+        {
+          collection: 'client_participants',
+          table: 'client_participants',
+          toRow: (r, syncedAt) => clientParticipantRow(r, clientId, syncedAt),
+          scope: { where: 'client_id = ?', params: [clientId] },
+        },
+        data,
+        [],
+      );
+      records += data.length;
+    });
     const orphans = ctx.writer.transaction(() =>
       ctx.replica.sqlite.prepare('DELETE FROM client_participants WHERE client_id NOT IN (SELECT id FROM clients)').run().changes,
     );
@@ -168,30 +162,25 @@ function pullForms(ctx: PullContext) {
       ...(ctx.selfId ? [{ typ: 'u' as const, id: ctx.selfId }] : []),
       ...courseIds.map((id) => ({ typ: 'k' as const, id })),
     ];
-    const limit = pLimit(4);
     let records = 0;
-    await Promise.all(
-      objects.map((object) =>
-        limit(async () => {
-          const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
-          ctx.writer.transaction(() => {
-            ctx.replica.sqlite.prepare('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?').run(object.typ, object.id);
-            ctx.writer.upsert(
-              'formulare',
-              forms.map((form, position) => ({
-                objekt_typ: object.typ,
-                objekt_id: object.id,
-                position,
-                titel: form.titel,
-                aktion: JSON.stringify(form.aktion ?? null),
-                synced_at: ctx.syncedAt,
-              })),
-            );
-          });
-          records += forms.length;
-        }),
-      ),
-    );
+    await forEachLimited(objects, 4, async (object) => {
+      const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
+      ctx.writer.transaction(() => {
+        ctx.replica.sqlite.prepare('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?').run(object.typ, object.id);
+        ctx.writer.upsert(
+          'formulare',
+          forms.map((form, position) => ({
+            objekt_typ: object.typ,
+            objekt_id: object.id,
+            position,
+            titel: form.titel,
+            aktion: JSON.stringify(form.aktion ?? null),
+            synced_at: ctx.syncedAt,
+          })),
+        );
+      });
+      records += forms.length;
+    });
     return { records, deleted: 0, fullScan: true };
   });
 }

@@ -53,7 +53,7 @@ describe('vorort sync / status', () => {
 
   it('a sync killed mid-pull leaves a replica that the next sync completes', async () => {
     const db = join(dir, 'killed.sqlite');
-    const args = ['sync', '--server', sandbox.baseUrl, '--auth-url', sandbox.authUrl, '--token', office.accessToken, '--db', db, '--json'];
+    const args = ['sync', '--server', sandbox.baseUrl, '--token', office.accessToken, '--db', db, '--json'];
     const killed = await vorort(args, (line, kill) => {
       if (line.includes('"collection":"participations"')) kill();
     });

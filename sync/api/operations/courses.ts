@@ -18,7 +18,7 @@ import { pathSegment } from './path';
 
 /** Dates (`course_date`) and the location (`address`) always come included. */
 export type CourseInclude = 'client' | 'course_type' | 'course_date' | 'address';
-export type ParticipationInclude = 'company' | 'uvt' | 'client' | 'user';
+export type ParticipationInclude = 'company' | 'uvt';
 
 export interface ListCoursesOptions extends IncludeOptions<CourseInclude> {
   /** 'YYYY-MM-DD'. The service's default is today. */

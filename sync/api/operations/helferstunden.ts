@@ -27,10 +27,7 @@ export interface HelferstundenApi {
   listHelferstunden(
     options?: ListHelferstundenOptions,
   ): AsyncGenerator<Page<HelferstundenResource>>;
-  getHelferstunden(
-    id: string,
-    options?: IncludeOptions<HelferstundenInclude>,
-  ): Promise<Single<HelferstundenResource>>;
+  getHelferstunden(id: string, options?: RequestOptions): Promise<Single<HelferstundenResource>>;
   /** The own settings; `included` holds the active hour types. */
   getHelferstundenEinstellungen(
     options?: RequestOptions,
@@ -52,13 +49,8 @@ export function helferstundenApi(core: ApiCore): HelferstundenApi {
         helferstundenResource,
         options,
       ),
-    getHelferstunden: (id, options = {}) =>
-      core.getOne(
-        `/helferstunden/${pathSegment(id)}`,
-        { include: options.include },
-        helferstundenResource,
-        options,
-      ),
+    getHelferstunden: (id, options) =>
+      core.getOne(`/helferstunden/${pathSegment(id)}`, {}, helferstundenResource, options),
     getHelferstundenEinstellungen: (options) =>
       core.getOne(
         '/helferstunden/einstellungen/selbst',

@@ -26,30 +26,62 @@ export const integer = z.int();
 export const flag = z.boolean();
 export const texts = z.array(z.string());
 
-export const resourceIdentifier = z.looseObject({ type: z.string().min(1), id });
-
 /** A JSON:API link: a URL string, a link object, or null. */
 export const link = z.union([z.string(), z.looseObject({ href: z.string() }), z.null()]);
-export const links = z.record(z.string(), link);
 
-export const relationship = z.looseObject({
-  data: z.union([resourceIdentifier, z.array(resourceIdentifier), z.null()]).optional(),
-  links: links.optional(),
-});
-export type Relationship = z.infer<typeof relationship>;
+export interface ResourceIdentifier {
+  type: string;
+  id: string;
+  [member: string]: unknown;
+}
+
+export interface Relationship {
+  data?: ResourceIdentifier | ResourceIdentifier[] | null;
+  [member: string]: unknown;
+}
+
+/**
+ * `relationships`: every member `{ data: identifier | identifier[] | null }`. Checked by hand
+ * rather than as a zod record of unions: it is the hottest path of a large pull (100,000 hour
+ * entries with three relationships each), and this is about four times faster.
+ */
+const relationships = z.custom<Record<string, Relationship>>(
+  isRelationships,
+  'expected relationships of the form { name: { data: {type, id} | [{type, id}] | null } }',
+);
+
+function isRelationships(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const relationship of Object.values(value)) {
+    if (typeof relationship !== 'object' || relationship === null) return false;
+    const data: unknown = (relationship as Relationship).data;
+    if (data === undefined || data === null) continue;
+    if (Array.isArray(data) ? !data.every(isIdentifier) : !isIdentifier(data)) return false;
+  }
+  return true;
+}
+
+function isIdentifier(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, id } = value as Partial<ResourceIdentifier>;
+  return typeof type === 'string' && type !== '' && typeof id === 'string' && id !== '';
+}
 
 /** Any resource object: what `included` holds for types the client has no schema for. */
 export const anyResource = z.looseObject({
   type: z.string().min(1),
   id,
   attributes: z.record(z.string(), z.unknown()).optional(),
-  relationships: z.record(z.string(), relationship).optional(),
-  links: links.optional(),
+  relationships: relationships.optional(),
 });
 /** A resource of any type; those of a known type were checked against their schema when parsed. */
 export type Resource = z.infer<typeof anyResource>;
 
-/** The schema of one resource type: its `type`, a string id, and the given attributes (unknown ones kept). */
+/**
+ * The schema of one resource type: its `type`, a string id, the given attributes and the
+ * relationships. Unknown members are kept unchecked, `links` among them: the client does not
+ * follow the links of single resources.
+ */
 export function resourceSchema<const Type extends string, Shape extends z.core.$ZodLooseShape>(
   type: Type,
   attributes: Shape,
@@ -58,7 +90,6 @@ export function resourceSchema<const Type extends string, Shape extends z.core.$
     type: z.literal(type),
     id,
     attributes: z.looseObject(attributes),
-    relationships: z.record(z.string(), relationship).optional(),
-    links: links.optional(),
+    relationships: relationships.optional(),
   });
 }

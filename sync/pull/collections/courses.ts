@@ -1,7 +1,6 @@
 // Courses come by date window (the service has no change filter for them): the window is
 // replaced on every sync. Participations and custom fields are replaced per course.
 import { addDays, addMonths, format } from 'date-fns';
-import pLimit from 'p-limit';
 import { collectPages, type Page } from '../../api';
 import {
   addressRow,
@@ -16,7 +15,7 @@ import {
   uvtRow,
   type ServiceResource,
 } from '../../db/rows';
-import { applyInChunks, guardMassDeletion, missingIds, runCollection, type PullContext } from '../context';
+import { applyInChunks, forEachLimited, guardMassDeletion, isGone, missingIds, runCollection, type PullContext } from '../context';
 import type { SyncOptions } from '../options';
 import { replaceRows } from './whole';
 
@@ -100,21 +99,22 @@ function perCourse(
 ) {
   return runCollection(ctx, collection, async () => {
     const courseIds = ctx.replica.sqlite.prepare('SELECT id FROM courses ORDER BY id').pluck().all() as string[];
-    const limit = pLimit(PER_COURSE_CONCURRENCY);
     let records = 0;
     let deleted = 0;
     let done = 0;
-    await Promise.all(
-      courseIds.map((courseId) =>
-        limit(async () => {
-          const outcome = await work(courseId);
-          records += outcome.records;
-          deleted += outcome.deleted;
-          done += 1;
-          ctx.progress({ collection, done, total: courseIds.length });
-        }),
-      ),
-    );
+    await forEachLimited(courseIds, PER_COURSE_CONCURRENCY, async (courseId) => {
+      try {
+        const outcome = await work(courseId);
+        records += outcome.records;
+        deleted += outcome.deleted;
+      } catch (error) {
+        if (!isGone(error)) throw error;
+        // The course was deleted on the service: so is it here, with its participants and fields.
+        deleted += ctx.writer.transaction(() => ctx.writer.deleteWhereIn('courses', 'id', [courseId]));
+      }
+      done += 1;
+      ctx.progress({ collection, done, total: courseIds.length });
+    });
     return { records, deleted, fullScan: true };
   });
 }

@@ -2,10 +2,9 @@
 // refreshes at most options.personDetailsPerSync people, least recently refreshed first, each with
 // its own watermark, so a large organisation is covered over several syncs without hammering a
 // rate-limited service. Honours have no change filter: fetched whole and replaced per person.
-import pLimit from 'p-limit';
 import { ehrungRow, ueberpruefungRow, type ServiceResource } from '../../db/rows';
 import { collectPages } from '../../api';
-import { isFullScan, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
+import { forEachLimited, isFullScan, isGone, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
 
 const CONCURRENCY = 4;
 
@@ -21,22 +20,22 @@ export function pullPersonDetails(ctx: PullContext) {
   return runCollection(ctx, 'person_details', async (state) => {
     const fullScan = isFullScan(ctx, state);
     const people = peopleToRefresh(ctx, fullScan);
-    const limit = pLimit(CONCURRENCY);
     let done = 0;
     let records = 0;
     let deleted = 0;
-    await Promise.all(
-      people.map((person) =>
-        limit(async () => {
-          const details = await fetchDetails(ctx, person.id, fullScan ? null : person.details_watermark);
-          const removed = ctx.writer.transaction(() => applyDetails(ctx, details));
-          deleted += removed;
-          records += details.checks.length + details.honours.length;
-          done += 1;
-          ctx.progress({ collection: 'person_details', done, total: people.length });
-        }),
-      ),
-    );
+    await forEachLimited(people, CONCURRENCY, async (person) => {
+      try {
+        const details = await fetchDetails(ctx, person.id, fullScan ? null : person.details_watermark);
+        deleted += ctx.writer.transaction(() => applyDetails(ctx, details));
+        records += details.checks.length + details.honours.length;
+      } catch (error) {
+        if (!isGone(error)) throw error;
+        // The person was deleted on the service: so are they here (their details cascade).
+        deleted += ctx.writer.transaction(() => ctx.writer.deleteWhereIn('users', 'id', [person.id]));
+      }
+      done += 1;
+      ctx.progress({ collection: 'person_details', done, total: people.length });
+    });
     return { records, deleted, fullScan };
   });
 }
