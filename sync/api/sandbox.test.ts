@@ -481,12 +481,13 @@ describe('rate limit', () => {
     expect(burst.filter((event) => event.status === 200)).toHaveLength(8);
 
     const paced: RequestEvent[] = [];
+    // Half the service's rate, so late arrivals cannot bunch up into its window.
     const polite = clientFor(sandbox, 'member', {
-      requestsPerMinute: 180,
+      requestsPerMinute: 120,
       onRequest: (event) => paced.push(event),
     });
-    await Promise.all(Array.from({ length: 6 }, () => polite.getOrganisation()));
-    expect(paced.map((event) => event.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    await Promise.all(Array.from({ length: 5 }, () => polite.getOrganisation()));
+    expect(paced.map((event) => event.status)).toEqual([200, 200, 200, 200, 200]);
   });
 });
 

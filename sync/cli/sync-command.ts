@@ -95,6 +95,6 @@ function printSummary(summary: SyncSummary, print: (line: string) => void): void
   print(`Sync (${summary.profile}) ${summary.ok ? 'finished' : 'finished with errors'}: ${summary.records} records, ${summary.requests} requests, ${summary.seconds.toFixed(1)} s`);
   for (const [collection, result] of Object.entries(summary.collections)) {
     const note = result.skipped ? `skipped (${result.skipped})` : result.error ? `FAILED: ${result.error}` : `${result.records} records, ${result.deleted} deleted`;
-    print(`  ${collection.padEnd(28)} ${note}, ${result.requests} requests`);
+    print(`  ${collection.padEnd(28)} ${note}, ${result.requests} requests, ${result.seconds.toFixed(1)} s`);
   }
 }

@@ -1,6 +1,7 @@
 // What every pull strategy works with, and the two mechanisms they share: applying rows in
 // bounded chunks (yielding between transactions) and the per-collection run with its bookkeeping.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api';
 import { ApiError } from '../api';
@@ -14,6 +15,7 @@ export interface CollectionResult {
   records: number;
   deleted: number;
   requests: number;
+  seconds: number;
   /** Why nothing was synced: 'unlicensed' (423), 'forbidden' (403). */
   skipped?: string;
   error?: string;
@@ -130,7 +132,9 @@ export async function runCollection(
 ): Promise<CollectionResult> {
   const state = readState(ctx.replica.sqlite, collection);
   const requestsBefore = ctx.requestCount();
+  const started = performance.now();
   const now = new Date().toISOString();
+  const seconds = () => Number(((performance.now() - started) / 1000).toFixed(3));
   let result: CollectionResult;
   try {
     const outcome = await strategy(state);
@@ -143,7 +147,7 @@ export async function runCollection(
       unavailable: null,
       last_error: null,
     });
-    result = { records: outcome.records, deleted: outcome.deleted, requests: ctx.requestCount() - requestsBefore };
+    result = { records: outcome.records, deleted: outcome.deleted, requests: ctx.requestCount() - requestsBefore, seconds: seconds() };
   } catch (error) {
     const skipped = error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden') ? error.kind : undefined;
     writeState(ctx.replica.sqlite, {
@@ -152,7 +156,7 @@ export async function runCollection(
       last_error: skipped ? null : (error as Error).message,
     });
     if (!skipped && (stopsTheSync(error) || ctx.signal?.aborted)) throw error;
-    result = { records: 0, deleted: 0, requests: ctx.requestCount() - requestsBefore };
+    result = { records: 0, deleted: 0, requests: ctx.requestCount() - requestsBefore, seconds: seconds() };
     if (skipped) result.skipped = skipped;
     else result.error = (error as Error).message;
   }

@@ -94,7 +94,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   await pullWhole(ctx, { collection: 'course_types', table: 'course_types', fetch: (signal) => ctx.api.listCourseTypes({ signal }), toRow: courseTypeRow });
   if (ctx.results.get('course_types')?.skipped === 'unlicensed') {
     // The organisation has no course module (423): skip it, without failing the sync.
-    for (const collection of COURSE_MODULE.slice(1)) ctx.results.set(collection, { records: 0, deleted: 0, requests: 0, skipped: 'unlicensed' });
+    for (const collection of COURSE_MODULE.slice(1)) ctx.results.set(collection, { records: 0, deleted: 0, requests: 0, seconds: 0, skipped: 'unlicensed' });
   } else {
     await pullWhole(ctx, { collection: 'uvts', table: 'uvts', fetch: (signal) => ctx.api.listUvts({ signal }), toRow: uvtRow });
     if (office) await pullWhole(ctx, { collection: 'clients', table: 'clients', fetch: (signal) => ctx.api.listClients({ signal }), toRow: clientRow });

@@ -40,7 +40,7 @@ export const DEFAULT_SYNC_OPTIONS: Omit<SyncOptions, 'profile'> = {
   fullScanEvery: 10,
   overlapSeconds: 120,
   hoursHistoryStart: `${new Date().getFullYear() - 5}-01-01`,
-  hoursWindowMonths: 6,
+  hoursWindowMonths: 1,
   personDetailsPerSync: 500,
   chunkSize: 2000,
   today: () => new Date(),

@@ -29,6 +29,19 @@ export async function startLocalServer(handler: Handler): Promise<LocalServer> {
   const server = createServer((incoming, response) => {
     active += 1;
     peak = Math.max(peak, active);
+    // Counted as finished when the answer is ended, synchronously: by the time the client can
+    // see the answer and send its next request, this one no longer counts as in flight.
+    let finished = false;
+    const finish = () => {
+      if (!finished) active -= 1;
+      finished = true;
+    };
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.end = ((...args: unknown[]) => {
+      finish();
+      return end(...args);
+    }) as ServerResponse['end'];
+    response.on('close', finish);
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -43,9 +56,6 @@ export async function startLocalServer(handler: Handler): Promise<LocalServer> {
         response.statusCode = 599;
         response.end(String(error));
       });
-    });
-    response.on('close', () => {
-      active -= 1;
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,7 +4,7 @@
 // rate-limited service. Honours have no change filter: fetched whole and replaced per person.
 import { ehrungRow, ueberpruefungRow, type ServiceResource } from '../../db/rows';
 import { collectPages } from '../../api';
-import { forEachLimited, isFullScan, isGone, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
+import { forEachLimited, isGone, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
 
 const CONCURRENCY = 4;
 
@@ -18,8 +18,10 @@ interface PersonDetails {
 
 export function pullPersonDetails(ctx: PullContext) {
   return runCollection(ctx, 'person_details', async (state) => {
-    const fullScan = isFullScan(ctx, state);
-    const people = peopleToRefresh(ctx, fullScan);
+    // People are refreshed in batches with their own watermarks; this collection has none of its own,
+    // so only the rhythm (or --full) makes a full scan, and only --full takes everyone at once.
+    const fullScan = ctx.options.full || state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery;
+    const people = peopleToRefresh(ctx, ctx.options.full);
     let done = 0;
     let records = 0;
     let deleted = 0;

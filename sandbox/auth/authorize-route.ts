@@ -1,0 +1,137 @@
+// GET /oauth/v1/authorize shows the login page (or, with auto-approve, logs in at once);
+// POST /oauth/v1/authorize is that page's form: it issues the code and redirects back.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { accountRole, findAccount, listAccounts } from './accounts';
+import {
+  checkAuthorizationRequest,
+  redirectWith,
+  type AuthorizationRequest,
+  type AuthorizationRequestCheck,
+} from './authorization-request';
+import type { AuthContext } from './context';
+import { ownOrganisation } from './organisation';
+import { renderErrorPage, renderLoginPage } from './pages';
+import { readParameters } from './params';
+
+/**
+ * Pages of the authorization server must not be framed (clickjacking) nor cached. No
+ * form-action directive: browsers apply it to the redirect that follows the form, which goes
+ * to the client's loopback port.
+ */
+function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    )
+    .header('referrer-policy', 'no-referrer')
+    .send(html);
+}
+
+export function sendErrorPage(reply: FastifyReply, message: string): FastifyReply {
+  return sendHtml(reply, 400, renderErrorPage(message));
+}
+
+/** 302 answers a GET; 303 answers the form's POST, so the browser follows it with a GET. */
+type RedirectStatus = 302 | 303;
+
+function redirect(reply: FastifyReply, location: string, status: RedirectStatus): FastifyReply {
+  return reply.header('cache-control', 'no-store').redirect(location, status);
+}
+
+/** Errors before the redirect URI is trusted become a page; later ones go back to the client. */
+function answerInvalid(
+  reply: FastifyReply,
+  check: Exclude<AuthorizationRequestCheck, { kind: 'valid' }>,
+  status: RedirectStatus,
+): FastifyReply {
+  if (check.kind === 'error-page') return sendErrorPage(reply, check.message);
+  const { redirectUri, error, description, state } = check;
+  return redirect(
+    reply,
+    redirectWith(redirectUri, { error, error_description: description, state }),
+    status,
+  );
+}
+
+export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthContext): void {
+  const { store, grants } = context;
+
+  function approve(
+    reply: FastifyReply,
+    request: AuthorizationRequest,
+    userId: string,
+    redirectStatus: RedirectStatus,
+  ): FastifyReply {
+    const code = grants.issueCode({
+      userId,
+      clientId: request.client.id,
+      scope: request.scope,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+    });
+    return redirect(
+      reply,
+      redirectWith(request.redirectUri, { code, state: request.state }),
+      redirectStatus,
+    );
+  }
+
+  function deny(
+    reply: FastifyReply,
+    request: AuthorizationRequest,
+    description: string,
+    status: RedirectStatus,
+  ): FastifyReply {
+    const answer = { error: 'access_denied', error_description: description, state: request.state };
+    return redirect(reply, redirectWith(request.redirectUri, answer), status);
+  }
+
+  app.get('/oauth/v1/authorize', (httpRequest, reply) => {
+    const organisation = ownOrganisation(store);
+    const check = checkAuthorizationRequest(readParameters(httpRequest.query), organisation.key);
+    if (check.kind !== 'valid') return answerInvalid(reply, check, 302);
+    const { request } = check;
+    const accounts = listAccounts(store);
+    const hinted =
+      request.loginHint === undefined ? undefined : findAccount(accounts, request.loginHint);
+    if (context.autoApprove) {
+      const account = request.loginHint === undefined ? accounts[0] : hinted;
+      if (!account) return deny(reply, request, 'No account matches the login_hint', 302);
+      return approve(reply, request, account.userId, 302);
+    }
+    return sendHtml(
+      reply,
+      200,
+      renderLoginPage({
+        clientName: request.client.displayName,
+        organisationName: organisation.name,
+        scope: request.scope,
+        accounts,
+        hintedUserId: hinted?.userId,
+        hiddenFields: request.echoed,
+      }),
+    );
+  });
+
+  // The form's answer: the request fields come back as hidden inputs and are checked again,
+  // since nothing stops a page from posting different ones.
+  app.post('/oauth/v1/authorize', (httpRequest, reply) => {
+    const parameters = readParameters(httpRequest.body);
+    const check = checkAuthorizationRequest(parameters, ownOrganisation(store).key);
+    if (check.kind !== 'valid') return answerInvalid(reply, check, 303);
+    const { request } = check;
+    if (parameters.get('action') === 'deny') {
+      return deny(reply, request, 'The user declined the login', 303);
+    }
+    const userId = parameters.get('user_id');
+    if (userId === undefined || accountRole(store, userId) === undefined) {
+      return sendErrorPage(reply, 'Bitte wählen Sie eines der angezeigten Konten.');
+    }
+    return approve(reply, request, userId, 303);
+  });
+}

@@ -1,0 +1,97 @@
+// The option parsers of `vorort sandbox`: what they accept, and that every refusal is a
+// commander InvalidArgumentError (which the command turns into exit status 2) with a reason.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  SCALE_NAMES,
+  parseAnchorDate,
+  parseDataFile,
+  parseFaults,
+  parseHost,
+  parsePageSize,
+  parsePort,
+  parsePrefix,
+  parseRateLimitOption,
+  parseSeed,
+  parseTokenTtl,
+} from './cli-options';
+
+function refusal(parse: () => unknown): string {
+  try {
+    parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('sandbox option parsers', () => {
+  it('offers the scales of the generator, smallest first', () => {
+    expect(SCALE_NAMES).toEqual(['small', 'medium', 'large']);
+  });
+
+  it('reads whole numbers within their range', () => {
+    expect(parsePort('0')).toBe(0);
+    expect(parsePort('65535')).toBe(65_535);
+    expect(parseSeed('42')).toBe(42);
+    expect(parsePageSize('25')).toBe(25);
+    expect(parseTokenTtl('1')).toBe(1);
+    for (const [parse, text] of [
+      [parsePort, 'abc'],
+      [parsePort, '70000'],
+      [parsePort, '80.5'],
+      [parsePort, ''],
+      [parseSeed, '-1'],
+      [parsePageSize, '0'],
+      [parsePageSize, 'many'],
+      [parseTokenTtl, '0'],
+      [parseTokenTtl, '1e3'],
+    ] as const) {
+      expect(refusal(() => parse(text))).toMatch(/must be a whole number from \d+ to \d+/);
+    }
+  });
+
+  it('reads hosts, prefixes and anchor dates', () => {
+    expect(parseHost('127.0.0.1')).toBe('127.0.0.1');
+    expect(parseHost('localhost')).toBe('localhost');
+    expect(parseHost('::1')).toBe('::1');
+    expect(parseHost('[::1]')).toBe('::1');
+    expect(refusal(() => parseHost('http://x'))).toMatch(/host name or an IP address/);
+    expect(parsePrefix('/core/v1')).toBe('/core/v1');
+    for (const prefix of ['core/v1', '/core/v1/', '/', '/a b']) {
+      expect(refusal(() => parsePrefix(prefix))).toMatch(/path like \/core\/v1/);
+    }
+    expect(parseAnchorDate('2024-02-29')).toBe('2024-02-29');
+    for (const date of ['2026-02-30', '2026-2-1', '01.03.2026', 'today']) {
+      expect(refusal(() => parseAnchorDate(date))).toMatch(/YYYY-MM-DD/);
+    }
+  });
+
+  it('reads fault specs and rate limits with the sandbox’s own parsers', () => {
+    expect(parseFaults('error=0.1,lost=0.05')).toMatchObject({ error: 0.1, lost: 0.05 });
+    expect(refusal(() => parseFaults('error=2'))).toMatch(/between 0 and 1/);
+    expect(refusal(() => parseFaults('error=0.6,lost=0.6'))).toMatch(/add up to/);
+    expect(refusal(() => parseFaults('error=0.1,error=0.2'))).toMatch(/twice/);
+    expect(refusal(() => parseFaults('error'))).toMatch(/kind=rate/);
+    expect(parseRateLimitOption('30/min')).toEqual({ limit: 30, windowMs: 60_000 });
+    expect(refusal(() => parseRateLimitOption('30/fortnight'))).toMatch(/N\/unit/);
+    expect(refusal(() => parseRateLimitOption('0/min'))).toMatch(/N\/unit/);
+  });
+
+  it('accepts a data file whose folder exists, and nothing else', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'vorort-options-'));
+    try {
+      expect(parseDataFile(join(folder, 'new.sqlite'))).toBe(join(folder, 'new.sqlite'));
+      expect(refusal(() => parseDataFile(join(folder, 'missing', 'x.sqlite')))).toMatch(
+        /does not exist/,
+      );
+      expect(refusal(() => parseDataFile(folder))).toMatch(/is not a file/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
