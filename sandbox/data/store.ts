@@ -87,17 +87,35 @@ export interface Store {
    * Indexed: O(result), so e.g. hours of one user or participations of one course are cheap.
    */
   related(type: ResourceType, name: string, id: string): readonly StoredResource[];
-  /** Insert or replace; stamps updatedAt with the store clock and returns the stored record. */
+  /**
+   * Insert or replace; stamps updatedAt with the store clock and returns the stored record.
+   * Stored records are frozen (attributes deeply): to change one, put a new object, e.g.
+   * `put({ ...old, attributes: { ...old.attributes, gelesen: true } })`. The store takes
+   * ownership of the given attributes and relationships objects and freezes them in place.
+   */
   put(resource: Omit<StoredResource, 'updatedAt'>): StoredResource;
+  /**
+   * As put, but keeps the given change time (ISO 8601) instead of the clock's. For demo-data
+   * generation and imports only: service writes use put so change times stay ordered. The
+   * clock never goes back behind a change time stored this way.
+   */
+  putWithTime(resource: Omit<StoredResource, 'updatedAt'>, updatedAt: string): StoredResource;
   /** Removes a record; true when it existed. */
   remove(type: ResourceType, id: string): boolean;
-  /** A fresh numeric id for the type (max existing + 1), as a string. */
+  /**
+   * A fresh numeric id for the type, as a string: the highest id ever stored + 1 (for
+   * "<n>-<userId>" ids the highest n). Like the service's auto-increment, ids of removed records
+   * are not handed out again, also after reopening the file. Reserves nothing until put.
+   */
   nextId(type: ResourceType): string;
   /** Runs fn atomically: persisted in one SQLite transaction; on throw, memory and file roll back. */
   transaction<T>(fn: () => T): T;
   /** The store clock (ISO 8601 UTC); strictly increasing across calls so change times are ordered. */
   now(): string;
+  /** The settings written by setSettings; defaults (no favourites, today, seed 0) before that. */
   settings(): SandboxSettings;
+  /** Replaces the settings (persisted; part of a surrounding transaction). */
+  setSettings(settings: SandboxSettings): void;
   count(type: ResourceType): number;
   close(): void;
 }
