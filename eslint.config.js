@@ -16,6 +16,11 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Plain JavaScript entry points run in Node.
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -23,6 +28,13 @@ export default tseslint.config(
     },
   },
   room(['sync/**'], ui, electronHost, never(['**/sandbox/**'], 'sync/ must not depend on the sandbox')),
+  // Tests beside the core start the real sandbox (no mocks of the service): its entry point only.
+  room(
+    ['sync/**/*.test.ts'],
+    ui,
+    electronHost,
+    never(['**/sandbox/**', '!**/sandbox/server'], 'tests may start the sandbox through sandbox/server only'),
+  ),
   room(
     ['sandbox/**'],
     ui,

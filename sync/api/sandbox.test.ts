@@ -3,7 +3,6 @@
 // tokens and an unlicensed module.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Tests, unlike sync/ code, may start the real sandbox (DESIGN "Testing": no mocks of the service).
-// eslint-disable-next-line no-restricted-imports -- the room rule has no test exception yet
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
 import { createApiClient, type ApiClient, type ApiClientOptions } from './client';
 import { ApiError } from './errors';

@@ -3,20 +3,23 @@
 //
 // Every table of service data keeps: query columns (what screens sort and filter by), `base`
 // (the server's last version as JSON: { attributes, relationships }) and `pending` (JSON of
-// locally changed fields, NULL when none; the outbox of a later issue rebases them on `base`).
+// locally changed fields, NULL when none; the outbox of a later issue rebases them on `base`) and
+// `synced_at` (when the base was last written: an unchanged record is not rewritten).
 
 const RECORD = `base TEXT NOT NULL, pending TEXT, synced_at TEXT NOT NULL`;
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: the replica of every collection the service returns */ `
   CREATE TABLE users (
-    id TEXT PRIMARY KEY, vorname TEXT NOT NULL, nachname TEXT NOT NULL, sort_name TEXT NOT NULL,
+    id TEXT PRIMARY KEY, vorname TEXT NOT NULL, nachname TEXT NOT NULL,
+    -- lower-cased "nachname vorname" and "vorname nachname": name-prefix search as index range scans
+    sort_name TEXT NOT NULL, first_name_key TEXT NOT NULL,
     status TEXT, email TEXT, mitgliednr TEXT, ort TEXT, organisation_id TEXT,
     -- the service's time of the last refresh of this person's checks and honours (their watermark)
     details_watermark TEXT, ${RECORD});
   CREATE INDEX users_status_sort ON users(status, sort_name);
   CREATE INDEX users_sort ON users(sort_name);
-  CREATE INDEX users_vorname ON users(vorname COLLATE NOCASE);
+  CREATE INDEX users_first_name_key ON users(first_name_key);
 
   CREATE TABLE qualifikationen (
     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
@@ -90,6 +93,7 @@ export const MIGRATIONS: readonly string[] = [
     first_name TEXT, last_name TEXT, status TEXT, attended INTEGER, company_id TEXT, uvt_id TEXT,
     client_id TEXT, user_id TEXT, ${RECORD});
   CREATE INDEX participations_course ON participations(course_id, last_name);
+  CREATE INDEX participations_course_status ON participations(course_id, status);
   CREATE TABLE cancellations (id TEXT PRIMARY KEY, participation_id TEXT, ${RECORD});
 
   -- Participants of a client may belong to courses outside the synced window: kept apart.

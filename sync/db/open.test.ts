@@ -28,7 +28,7 @@ describe('openReplica', () => {
   it('cascades a person’s deletion to their trainings and qualifications', async () => {
     const replica = openReplica(join(dir, 'cascade.sqlite'));
     const record = { base: '{}', synced_at: 'now' };
-    replica.sqlite.prepare("INSERT INTO users (id, vorname, nachname, sort_name, base, synced_at) VALUES ('u1', 'A', 'B', 'b a', '{}', 'now')").run();
+    replica.sqlite.prepare("INSERT INTO users (id, vorname, nachname, sort_name, first_name_key, base, synced_at) VALUES ('u1', 'A', 'B', 'b a', 'a b', '{}', 'now')").run();
     await replica.db.insertInto('ausbildungen').values({ id: '1', user_id: 'u1', bezeichnung: 'EH', datum: null, gueltig_bis: null, updated_at: null, ...record }).execute();
     await replica.db.insertInto('qualifikationen').values({ user_id: 'u1', idx: 0, position: '1', liste: null, name: 'San', name_kurz: 'San', rang: 1, erwerb_datum: null }).execute();
     await replica.db.deleteFrom('users').where('id', '=', 'u1').execute();

@@ -72,6 +72,11 @@ export function baseOf(resource: ServiceResource): string {
 }
 
 type Row<T> = Omit<T, 'pending'>;
+
+/** The key that name search and sorting use: lower-cased, German rules. */
+export function searchKey(...parts: string[]): string {
+  return parts.join(' ').trim().toLocaleLowerCase('de');
+}
 const attr = (resource: ServiceResource) => resource.attributes ?? {};
 
 export function userRow(r: ServiceResource, syncedAt: string): Omit<Row<UsersTable>, 'details_watermark'> {
@@ -82,7 +87,8 @@ export function userRow(r: ServiceResource, syncedAt: string): Omit<Row<UsersTab
     id: r.id,
     vorname,
     nachname,
-    sort_name: `${nachname} ${vorname}`.trim().toLocaleLowerCase('de'),
+    sort_name: searchKey(nachname, vorname),
+    first_name_key: searchKey(vorname, nachname),
     status: text(a.status),
     email: text(a.email),
     mitgliednr: text(a.mitgliednr),

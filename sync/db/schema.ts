@@ -16,6 +16,8 @@ export interface UsersTable extends RecordColumns {
   nachname: string;
   /** Lower-cased "nachname vorname", the personnel list's sort key. */
   sort_name: string;
+  /** Lower-cased "vorname nachname", for first-name prefix search. */
+  first_name_key: string;
   status: string | null;
   email: string | null;
   mitgliednr: string | null;

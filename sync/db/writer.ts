@@ -74,9 +74,11 @@ export class ReplicaWriter {
     const keys = KEYS[table];
     if (!keys) throw new Error(`No primary key known for table ${table}`);
     const updates = columns.filter((c) => !keys.includes(c)).map((c) => `${c} = excluded.${c}`);
+    // A record whose base is unchanged is not rewritten: no page or index write for what is already there.
+    const onlyChanged = columns.includes('base') ? ` WHERE ${table}.base IS NOT excluded.base` : '';
     const sql =
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ` +
-      `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
+      `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}${onlyChanged}` : 'NOTHING'}`;
     const statement = this.sqlite.prepare(sql);
     this.statements.set(cacheKey, statement);
     return statement;

@@ -74,6 +74,28 @@ export async function forEachLimited<T>(items: readonly T[], concurrency: number
   if (failure) throw failure.reason;
 }
 
+/**
+ * Yields `fetch(item)` for every item in order, with up to `ahead` fetches running in advance, so
+ * the network works on the next answers while this one is applied. Memory stays bounded by `ahead`.
+ */
+export async function* prefetched<T, R>(items: readonly T[], ahead: number, fetch: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const pending: Promise<R>[] = [];
+  let next = 0;
+  const refill = () => {
+    while (pending.length < ahead && next < items.length) {
+      const promise = fetch(items[next++] as T);
+      promise.catch(() => {}); // observed when its turn comes; not an unhandled rejection meanwhile
+      pending.push(promise);
+    }
+  };
+  refill();
+  while (pending.length) {
+    const result = await (pending.shift() as Promise<R>);
+    refill();
+    yield result;
+  }
+}
+
 /** True for the service's 404: the record is gone (DESIGN rule 9: a 404 on one record removes it). */
 export function isGone(error: unknown): boolean {
   return error instanceof ApiError && error.kind === 'not_found';

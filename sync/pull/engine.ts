@@ -122,7 +122,17 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   if (ctx.selfId) setMeta(input.replica.sqlite, 'self_id', ctx.selfId);
   setMeta(input.replica.sqlite, 'last_sync', JSON.stringify({ at: summary.finishedAt, ok: summary.ok, seconds: summary.seconds }));
   if (summary.ok) setMeta(input.replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
+  refreshQueryPlannerStatistics(input.replica);
   return summary;
+}
+
+/**
+ * Lets SQLite's planner see the data's shape (e.g. that most people are 'aktiv', so a name range
+ * beats the status index). A bounded ANALYZE: milliseconds even on a large replica.
+ */
+function refreshQueryPlannerStatistics(replica: Replica): void {
+  replica.sqlite.pragma('analysis_limit = 1000');
+  replica.sqlite.pragma('optimize = 0x10002');
 }
 
 /** Participants of each client (they may belong to courses outside the window), replaced per client. */

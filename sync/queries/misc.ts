@@ -2,7 +2,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { currentAttributes, prefixPattern } from './record';
+import { searchKey } from '../db/rows';
+import { currentAttributes, prefixPattern, prefixRange } from './record';
 
 export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
   const rows = await db.selectFrom('kalender').select(['id', 'name', 'farbe', 'typ', 'base', 'pending']).orderBy('name').execute();
@@ -90,7 +91,13 @@ export async function search(db: Kysely<Database>, args: ParsedQueryArgs<'search
     db
       .selectFrom('users')
       .select(['id', sql<string>`nachname || ', ' || vorname`.as('label')])
-      .where((eb) => eb.or([sql<boolean>`sort_name LIKE ${starts} ESCAPE '\\'`, sql<boolean>`vorname LIKE ${starts} ESCAPE '\\' COLLATE NOCASE`]))
+      .where((eb) => {
+        const [low, high] = prefixRange(searchKey(text));
+        return eb.or([
+          eb.and([eb('sort_name', '>=', low), eb('sort_name', '<', high)]),
+          eb.and([eb('first_name_key', '>=', low), eb('first_name_key', '<', high)]),
+        ]);
+      })
       .orderBy('sort_name')
       .limit(args.limit)
       .execute(),

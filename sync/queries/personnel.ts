@@ -1,15 +1,19 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, currentAttributes, prefixPattern } from './record';
+import { searchKey } from '../db/rows';
+import { asBool, currentAttributes, prefixRange } from './record';
 
 export async function listPersonnel(db: Kysely<Database>, args: ParsedQueryArgs<'personnel.list'>): Promise<QueryResults['personnel.list']> {
   let query = db.selectFrom('users');
   if (args.search?.trim()) {
-    const pattern = prefixPattern(args.search.trim().toLocaleLowerCase('de'));
-    // sort_name starts with the last name; the first name has its own NOCASE index.
+    const [low, high] = prefixRange(searchKey(args.search));
+    // Last or first name starting with the text: two index range scans.
     query = query.where((eb) =>
-      eb.or([sql<boolean>`sort_name LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`vorname LIKE ${pattern} ESCAPE '\\' COLLATE NOCASE`]),
+      eb.or([
+        eb.and([eb('sort_name', '>=', low), eb('sort_name', '<', high)]),
+        eb.and([eb('first_name_key', '>=', low), eb('first_name_key', '<', high)]),
+      ]),
     );
   }
   if (args.status?.length) query = query.where('status', 'in', args.status);

@@ -12,6 +12,14 @@ export function currentAttributes(record: StoredRecord): Record<string, unknown>
 
 export const asBool = (value: number | null): boolean | null => (value === null ? null : value === 1);
 
+/**
+ * The half-open range [low, high) of keys that start with `prefix`: an index range scan where a
+ * LIKE would test every row. U+FFFF sorts after every character a name holds.
+ */
+export function prefixRange(prefix: string): [string, string] {
+  return [prefix, `${prefix}\uffff`];
+}
+
 /** A LIKE pattern matching values that start with `prefix` (wildcards in the input taken literally). */
 export function prefixPattern(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -3,19 +3,21 @@
 // `von`. A full scan fetches date windows (bounding the size of one answer) and removes what the
 // service no longer lists. Occasions, types and the occasions' events come in `included`.
 import { addMonths, format, parseISO } from 'date-fns';
-import type { Page } from '../../api';
+import { collectPages, type Page } from '../../api';
 import { anlassReferenzRow, anlassRow, helferstundenRow, helferstundenTypRow, type ServiceResource } from '../../db/rows';
 import {
   applyInChunks,
   guardMassDeletion,
   isFullScan,
   missingIds,
+  prefetched,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
 
 const INCLUDE = ['anlass', 'typ', 'anlass.referenz'] as const;
+const WINDOWS_AHEAD = 3;
 
 interface HoursQuery {
   von: string;
@@ -31,13 +33,14 @@ export function pullHours(ctx: PullContext) {
     const seen = new Set<string>();
     let records = 0;
 
+    const apply = async (page: Page<ServiceResource>) => {
+      serverDate ??= page.serverDate;
+      await applyPage(ctx, page, records);
+      for (const entry of page.data) seen.add(entry.id);
+      records += page.data.length;
+    };
     const fetchAndApply = async (query: HoursQuery) => {
-      for await (const page of fetchHours(ctx, query)) {
-        serverDate ??= page.serverDate;
-        await applyPage(ctx, page, records);
-        for (const entry of page.data) seen.add(entry.id);
-        records += page.data.length;
-      }
+      for await (const page of fetchHours(ctx, query)) await apply(page);
     };
 
     if (!fullScan && state.watermark) {
@@ -50,7 +53,11 @@ export function pullHours(ctx: PullContext) {
     }
     let deleted = 0;
     if (fullScan) {
-      for (const window of historyWindows(ctx)) await fetchAndApply(window);
+      // Windows are fetched a few ahead (answers whole, in order: the first one's clock is the watermark).
+      const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, (window) => collectPages(fetchHours(ctx, window)));
+      for await (const answer of windows) {
+        await apply({ data: answer.data, included: answer.included, serverDate: answer.serverDate, url: '' });
+      }
       const scope = ctx.options.profile === 'trainer' ? { where: 'user_id = ?', params: [ctx.selfId] } : undefined;
       const gone = missingIds(ctx, 'helferstunden', seen, scope);
       const existing = ctx.replica.sqlite

@@ -29,21 +29,32 @@ export function pullWhole(ctx: PullContext, spec: WholeCollection) {
   });
 }
 
-/** Upserts `data` (and its included resources) and removes rows of the table (within scope) that are not in `data`. */
+/**
+ * Upserts `data` (and its included resources) and removes rows of the table (within scope) that
+ * are not in `data`. A small answer (one chunk, as for one course's participants) is applied in
+ * one transaction; a large one in chunks.
+ */
 export async function replaceRows(
   ctx: PullContext,
   spec: Pick<WholeCollection, 'collection' | 'table' | 'toRow' | 'included' | 'scope'>,
   data: readonly ServiceResource[],
   included: readonly ServiceResource[],
 ): Promise<number> {
-  for (const [type, target] of Object.entries(spec.included ?? {})) {
-    if (!target) continue;
-    const rows = included.filter((r) => r.type === type).map((r) => target.toRow(r, ctx.syncedAt));
-    await upsertChunked(ctx, spec.collection, target.table, rows);
+  const includedRows = Object.entries(spec.included ?? {}).flatMap(([type, target]) =>
+    target ? [{ table: target.table, rows: included.filter((r) => r.type === type).map((r) => target.toRow(r, ctx.syncedAt)) }] : [],
+  );
+  const rows = data.map((r) => spec.toRow(r, ctx.syncedAt));
+  const deleteMissing = () => ctx.writer.deleteWhereIn(spec.table, 'id', missingIds(ctx, spec.table, new Set(data.map((r) => r.id)), spec.scope));
+  if (rows.length + included.length <= ctx.options.chunkSize) {
+    return ctx.writer.transaction(() => {
+      for (const { table, rows: related } of includedRows) ctx.writer.upsert(table, related);
+      ctx.writer.upsert(spec.table, rows);
+      return deleteMissing();
+    });
   }
-  await upsertChunked(ctx, spec.collection, spec.table, data.map((r) => spec.toRow(r, ctx.syncedAt)));
-  const gone = missingIds(ctx, spec.table, new Set(data.map((r) => r.id)), spec.scope);
-  return ctx.writer.transaction(() => ctx.writer.deleteWhereIn(spec.table, 'id', gone));
+  for (const { table, rows: related } of includedRows) await upsertChunked(ctx, spec.collection, table, related);
+  await upsertChunked(ctx, spec.collection, spec.table, rows);
+  return ctx.writer.transaction(deleteMissing);
 }
 
 /** A single document (the own organisation, the user-info, the own hour settings). */

@@ -1,0 +1,33 @@
+// The allowed imports between rooms (shared DESIGN.md) are a lint rule: check that it holds.
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
+async function roomErrors(file: string, importLine: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${importLine}\nexport const used = value;\n`, { filePath: file });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('room boundaries', () => {
+  it.each([
+    ['sandbox/http/x.ts', "import { value } from '../../sync/contract';"],
+    ['sync/pull/x.ts', "import { value } from '../../sandbox/server';"],
+    ['sync/pull/x.ts', "import { value } from 'electron';"],
+    ['sync/pull/x.ts', "import { value } from 'react';"],
+    ['renderer/x.ts', "import { value } from '../sync/db/open';"],
+    ['renderer/x.ts', "import { value } from 'node:fs';"],
+    ['sync/api/x.test.ts', "import { value } from '../../sandbox/data/memory-store';"],
+  ])('%s may not %s', async (file, line) => {
+    expect(await roomErrors(file, line)).not.toEqual([]);
+  });
+
+  it.each([
+    ['renderer/x.ts', "import { value } from '../sync/contract';"],
+    ['electron/x.ts', "import { value } from '../sync/contract';"],
+    ['sync/api/x.test.ts', "import { value } from '../../sandbox/server';"],
+    ['test/x.test.ts', "import { value } from '../sandbox/data/memory-store';"],
+  ])('%s may %s', async (file, line) => {
+    expect(await roomErrors(file, line)).toEqual([]);
+  });
+});
