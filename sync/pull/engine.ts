@@ -64,6 +64,26 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   };
   const requestsBefore = input.requestCount();
   const office = options.profile === 'office';
+  // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
+  // pages; checkpoint once at the end instead.
+  const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', { simple: true }) as number;
+  input.replica.sqlite.pragma('wal_autocheckpoint = 0');
+  try {
+    return await pullEverything(ctx, input, options, office, started, requestsBefore);
+  } finally {
+    input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
+    input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');
+  }
+}
+
+async function pullEverything(
+  ctx: PullContext,
+  input: RunSyncInput,
+  options: SyncOptions,
+  office: boolean,
+  started: number,
+  requestsBefore: number,
+): Promise<SyncSummary> {
 
   await pullSingleton(ctx, 'userinfo', async (signal) => {
     const info = await ctx.api.getUserInfo({ signal });
