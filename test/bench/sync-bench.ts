@@ -30,7 +30,6 @@ export async function syncBench(): Promise<Record<string, unknown>> {
     const urls: string[] = [];
     const api = createApiClient({
       baseUrl: sandbox.baseUrl,
-      authUrl: sandbox.authUrl,
       tokens: staticToken(office.accessToken),
       maxInFlight: MAX_IN_FLIGHT,
       onRequest: (event) => urls.push(event.url),
