@@ -17,7 +17,7 @@ export interface ApiClientOptions {
   /** The API base, possibly with a path (`https://api.hiorg-server.de/core/v1`); every request stays below it. */
   baseUrl: string;
   /** The OAuth base for user-info (`https://api.hiorg-server.de/oauth/v1`). Default: `<origin of baseUrl>/oauth/v1`. */
-  authUrl?: string;
+  oauthUrl?: string;
   tokens: TokenSource;
   /** Requests in flight at once. Default 4. */
   maxInFlight?: number;
@@ -54,7 +54,7 @@ export interface ApiClient
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = normalizeBase(options.baseUrl);
-  const authBase = normalizeBase(options.authUrl ?? new URL('/oauth/v1', base.origin).href);
+  const authBase = normalizeBase(options.oauthUrl ?? new URL('/oauth/v1', base.origin).href);
   const core = createCore(base, createTransport(options));
   return {
     ...personalApi(core),

@@ -39,7 +39,7 @@ function clientFor(
 ): ApiClient {
   return createApiClient({
     baseUrl: sandbox.baseUrl,
-    authUrl: sandbox.authUrl,
+    oauthUrl: `${sandbox.origin}/oauth/v1`,
     tokens: staticToken(accountOf(sandbox, role).accessToken),
     backoff: { baseMs: 5, maxMs: 20 },
     ...options,

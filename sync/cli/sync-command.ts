@@ -42,7 +42,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   let summary: SyncSummary;
   try {
     const baseUrl = parseHttpUrl(options.server, '--server');
-    const authUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
+    const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
     if (options.profile !== 'office' && options.profile !== 'trainer') {
       throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
     }
@@ -53,7 +53,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     let requests = 0;
     const api = createApiClient({
       baseUrl,
-      ...(authUrl ? { authUrl } : {}),
+      ...(oauthUrl ? { oauthUrl } : {}),
       tokens: staticToken(options.token.trim()),
       maxInFlight,
       ...(requestsPerMinute ? { requestsPerMinute } : {}),

@@ -5,7 +5,7 @@ import { orgaResource, userInfo, type OrgaResource, type UserInfo } from '../sch
 
 export interface OrganisationApi {
   getOrganisation(options?: RequestOptions): Promise<Single<OrgaResource>>;
-  /** `{authUrl}/userinfo`: plain JSON, not JSON:API. */
+  /** `{oauthUrl}/userinfo`: plain JSON, not JSON:API. */
   getUserInfo(options?: RequestOptions): Promise<UserInfo>;
 }
 

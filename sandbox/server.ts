@@ -1,0 +1,217 @@
+// Starts the sandbox: the store (demo data generated when it is empty), the OAuth server at
+// /oauth/v1 and the interface under its prefix, on one Fastify server. Tests and the CLI use
+// the returned handle: URLs, a ready token per demo account, the store and the auth service
+// (to act "as another user on the service"), and close().
+import Fastify from 'fastify';
+import { listAccounts } from './auth/accounts';
+import { createAuthService } from './auth/index';
+import { PUBLIC_CLIENT_ID, type AuthService } from './auth/types';
+import { generateDemoData, type Scale } from './data/generate';
+import { isStoreEmpty, openStore } from './data/memory-store';
+import type { AccountAttributes, Role, Store } from './data/store';
+import { isDate } from './http/berlin-time';
+import type { ApiContext } from './http/context';
+import { Renderer } from './http/document';
+import { type FaultRates, parseFaultSpec } from './http/faults';
+import { interfacePlugin, registerNotFound } from './http/app';
+import { Links } from './http/links';
+import { parseRateLimit, type RateLimitSpec } from './http/rate-limit';
+import { createViews } from './http/views';
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Demo data size when the store is empty; default small. */
+  scale?: Scale;
+  /** Seed of the demo data and of the injected faults; default 1. */
+  seed?: number;
+  /** The day the demo data is generated around (YYYY-MM-DD); default today in Berlin. */
+  anchorDate?: string;
+  /** SQLite file keeping the state across restarts; in memory without. */
+  data?: string;
+  /** Path of the interface operations, e.g. /core/v1; default '' (OAuth stays at /oauth/v1). */
+  prefix?: string;
+  /** Page every list with links.next; default off, as the real service. */
+  pageSize?: number;
+  /** Fault rates, as `error=0.1,throttle=0.05,...` or already parsed. */
+  faults?: string | FaultRates;
+  /** Delay of a `slow` fault in ms; default 3000. */
+  slowMs?: number;
+  /** Requests per access token, as `30/min` or already parsed. */
+  rateLimit?: string | RateLimitSpec;
+  /** Access-token lifetime; default 3600. */
+  tokenTtlSeconds?: number;
+  /** The organisation has no course module: 423 on courses, clients, custom fields, UVTs. */
+  withoutCourses?: boolean;
+  /** The OAuth login page logs in without asking (login_hint or the first office account). */
+  autoApprove?: boolean;
+  /** Fastify's request log; default off. */
+  logger?: boolean;
+}
+
+export interface SandboxUser {
+  id: string;
+  role: Role;
+  name: string;
+  accessToken: string;
+}
+
+export interface RunningSandbox {
+  /** origin + prefix: the seed's {base_url}. */
+  baseUrl: string;
+  origin: string;
+  /** The authorization endpoint (the seed's {auth_url}); userinfo and token live beside it under /oauth/v1. */
+  authUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  /** The private iCal feed of the (first) office account. */
+  feedUrl: string;
+  /** Every account, office first, with a ready access token. */
+  users: SandboxUser[];
+  store: Store;
+  auth: AuthService;
+  /** Stops listening (letting running requests finish) and closes the store; safe to call twice. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SLOW_MS = 3000;
+
+function normalisedPrefix(prefix: string | undefined): string {
+  const value = (prefix ?? '').replace(/\/+$/, '');
+  if (value !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(value)) {
+    throw new RangeError(`The prefix "${prefix}" is not a path like /core/v1.`);
+  }
+  return value;
+}
+
+function checkOptions(options: SandboxOptions): void {
+  if (
+    options.pageSize !== undefined &&
+    !(Number.isInteger(options.pageSize) && options.pageSize > 0)
+  ) {
+    throw new RangeError(`The page size must be a positive whole number, got ${options.pageSize}.`);
+  }
+  if (options.anchorDate !== undefined && !isDate(options.anchorDate)) {
+    throw new RangeError(`The anchor date must be YYYY-MM-DD, got "${options.anchorDate}".`);
+  }
+  if (options.slowMs !== undefined && !(options.slowMs >= 0)) {
+    throw new RangeError(`slowMs must not be negative, got ${options.slowMs}.`);
+  }
+}
+
+function openFilledStore(options: SandboxOptions): Store {
+  const store = openStore(options.data === undefined ? {} : { file: options.data });
+  try {
+    if (isStoreEmpty(store)) {
+      generateDemoData(store, {
+        scale: options.scale ?? 'small',
+        seed: options.seed ?? 1,
+        anchorDate: options.anchorDate ?? 'today',
+      });
+    }
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** The host for URLs: a wildcard address (listening everywhere) is reached over loopback. */
+function urlHost(address: string, family: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return family === 'IPv6' ? `[${address}]` : address;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  checkOptions(options);
+  const prefix = normalisedPrefix(options.prefix);
+  const faults =
+    typeof options.faults === 'string' ? parseFaultSpec(options.faults) : options.faults;
+  const rateLimit =
+    typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
+  const store = openFilledStore(options);
+  const auth = createAuthService({
+    store,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    autoApprove: options.autoApprove ?? false,
+  });
+  const app = Fastify({ logger: options.logger ?? false });
+  try {
+    auth.register(app);
+    // The links need the origin, which is known only once listening: the context reads it late.
+    const links = new Links('', prefix);
+    const coursesLicensed = !options.withoutCourses;
+    const context: ApiContext = {
+      store,
+      links,
+      renderer: new Renderer(store, links, createViews(store, links, coursesLicensed)),
+      pageSize: options.pageSize,
+      coursesLicensed,
+      clock: Date.now,
+    };
+    await app.register(
+      interfacePlugin({
+        context,
+        auth,
+        ...(faults
+          ? {
+              faults: {
+                rates: faults,
+                seed: options.seed ?? 1,
+                slowMs: options.slowMs ?? DEFAULT_SLOW_MS,
+              },
+            }
+          : {}),
+        ...(rateLimit ? { rateLimit } : {}),
+      }),
+      { prefix },
+    );
+    if (prefix !== '') registerNotFound(app);
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+    const address = app.server.address();
+    if (address === null || typeof address === 'string')
+      throw new Error('The sandbox listens on no TCP port.');
+    links.origin = `http://${urlHost(address.address, address.family)}:${address.port}`;
+    return running(app, store, auth, links);
+  } catch (error) {
+    await app.close();
+    store.close();
+    throw error;
+  }
+}
+
+function running(
+  app: ReturnType<typeof Fastify>,
+  store: Store,
+  auth: AuthService,
+  links: Links,
+): RunningSandbox {
+  const accounts = listAccounts(store);
+  const office = accounts.find((account) => account.role === 'office');
+  const officeAccount = office
+    ? (store.get('account', office.userId)?.attributes as AccountAttributes | undefined)
+    : undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: links.base,
+    origin: links.origin,
+    authUrl: `${links.origin}/oauth/v1/authorize`,
+    tokenUrl: `${links.origin}/oauth/v1/token`,
+    clientId: PUBLIC_CLIENT_ID,
+    feedUrl: officeAccount ? links.feed(officeAccount.feedHash) : '',
+    users: accounts.map((account) => ({
+      id: account.userId,
+      role: account.role,
+      name: account.name,
+      accessToken: auth.issueAccessToken(account.userId),
+    })),
+    store,
+    auth,
+    close() {
+      return (closing ??= app.close().finally(() => store.close()));
+    },
+  };
+}
