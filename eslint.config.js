@@ -3,7 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const never = (group, message) => ({ group, message });
-const ui = never(['react', 'react-dom', 'react/*', 'zustand', '**/renderer/**'], 'the UI lives in renderer/ only');
+const ui = never(
+  ['react', 'react-dom', 'react/*', 'zustand', '**/renderer/**'],
+  'the UI lives in renderer/ only',
+);
 const electronHost = never(['electron', '**/electron/**'], 'only electron/ may use Electron');
 
 /** One restricted-imports rule per room: what each folder must never import. */
@@ -23,17 +26,28 @@ export default tseslint.config(
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  room(['sync/**'], ui, electronHost, never(['**/sandbox/**'], 'sync/ must not depend on the sandbox')),
+  room(
+    ['sync/**'],
+    ui,
+    electronHost,
+    never(['**/sandbox/**'], 'sync/ must not depend on the sandbox'),
+  ),
   // Tests beside the core start the real sandbox (no mocks of the service): its entry point only.
   room(
     ['sync/**/*.test.ts'],
     ui,
     electronHost,
-    never(['**/sandbox/**', '!**/sandbox/server'], 'tests may start the sandbox through sandbox/server only'),
+    never(
+      ['**/sandbox/**', '!**/sandbox/server'],
+      'tests may start the sandbox through sandbox/server only',
+    ),
   ),
   room(
     ['sandbox/**'],

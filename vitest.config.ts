@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['sync/**/*.test.ts', 'sandbox/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'sync/**/*.test.ts',
+      'sandbox/**/*.test.ts',
+      'electron/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -45,7 +45,10 @@ export const queries = {
     sort: z.enum(['von', 'stunden']).default('von'),
     ...page,
   }),
-  'hours.summary': z.object({ userId: z.union([id, z.literal('self')]).optional(), year: z.number().int().min(1900).max(2200).optional() }),
+  'hours.summary': z.object({
+    userId: z.union([id, z.literal('self')]).optional(),
+    year: z.number().int().min(1900).max(2200).optional(),
+  }),
   'hours.types': z.object({ activeOnly: z.boolean().default(false) }),
   'calendars.list': z.object({}),
   'notifications.list': z.object({ unreadOnly: z.boolean().default(false) }),
@@ -54,7 +57,10 @@ export const queries = {
   'clients.participants': z.object({ clientId: id }),
   'forms.list': z.object({ typ: z.enum(['d', 't', 'k', 'm', 'u']), id }),
   /** One search box over people, courses and participants. */
-  search: z.object({ text: z.string().min(1).max(100), limit: z.number().int().min(1).max(50).default(10) }),
+  search: z.object({
+    text: z.string().min(1).max(100),
+    limit: z.number().int().min(1).max(50).default(10),
+  }),
   'sync.status': z.object({}),
 } as const;
 
@@ -81,8 +87,19 @@ export interface PersonListItem {
 export interface PersonDetail extends PersonListItem {
   attributes: Record<string, unknown>;
   organisation: string | null;
-  ausbildungen: { id: string; bezeichnung: string | null; datum: string | null; gueltig_bis: string | null }[];
-  ueberpruefungen: { id: string; bezeichnung: string | null; bestanden: boolean | null; letzte_pruefung: string | null; naechste_pruefung: string | null }[];
+  ausbildungen: {
+    id: string;
+    bezeichnung: string | null;
+    datum: string | null;
+    gueltig_bis: string | null;
+  }[];
+  ueberpruefungen: {
+    id: string;
+    bezeichnung: string | null;
+    bestanden: boolean | null;
+    letzte_pruefung: string | null;
+    naechste_pruefung: string | null;
+  }[];
   ehrungen: { id: string; bezeichnung: string | null; datum: string | null }[];
 }
 
@@ -106,7 +123,12 @@ export interface CourseDetail extends CourseListItem {
   location: Record<string, unknown> | null;
   client: { id: string; name: string | null } | null;
   trainers: { id: string; name: string | null }[];
-  customfields: { id: string; name: string | null; fieldType: string | null; attributes: Record<string, unknown> }[];
+  customfields: {
+    id: string;
+    name: string | null;
+    fieldType: string | null;
+    attributes: Record<string, unknown>;
+  }[];
 }
 
 export interface ParticipationItem {
@@ -166,17 +188,41 @@ export interface QueryResults {
   'hours.list': Paged<HoursItem> & { totalStunden: number };
   'hours.summary': HoursSummary;
   'hours.types': { id: string; bezeichnung: string | null; aktiv: boolean }[];
-  'calendars.list': { id: string; name: string | null; farbe: string | null; typ: string | null; icalUrl: string | null }[];
-  'notifications.list': { id: string; titel: string | null; kategorie: string | null; gelesen: boolean; erstelltAm: string | null; text: string | null }[];
+  'calendars.list': {
+    id: string;
+    name: string | null;
+    farbe: string | null;
+    typ: string | null;
+    icalUrl: string | null;
+  }[];
+  'notifications.list': {
+    id: string;
+    titel: string | null;
+    kategorie: string | null;
+    gelesen: boolean;
+    erstelltAm: string | null;
+    text: string | null;
+  }[];
   'reference.get': {
     organisation: Record<string, unknown> | null;
     user: Record<string, unknown> | null;
     courseTypes: { id: string; name: string | null; shortName: string | null }[];
     uvts: { id: string; name: string | null; shortName: string | null; favorite: boolean }[];
-    taxRates: { id: string; bezeichnung: string | null; satz: number | null; gueltigAb: string | null }[];
+    taxRates: {
+      id: string;
+      bezeichnung: string | null;
+      satz: number | null;
+      gueltigAb: string | null;
+    }[];
   };
   'clients.list': { id: string; name: string | null; city: string | null; participants: number }[];
-  'clients.participants': { id: string; courseId: string | null; firstName: string | null; lastName: string | null; status: string | null }[];
+  'clients.participants': {
+    id: string;
+    courseId: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    status: string | null;
+  }[];
   'forms.list': { titel: string | null; aktion: unknown }[];
   search: {
     people: { id: string; label: string }[];
@@ -189,5 +235,12 @@ export interface QueryResults {
 /** Events the core emits to every connected UI. */
 export type CoreEvent =
   | { type: 'sync.progress'; collection: string; done: number; total?: number }
-  | { type: 'sync.finished'; ok: boolean; records: number; requests: number; seconds: number; error?: string }
+  | {
+      type: 'sync.finished';
+      ok: boolean;
+      records: number;
+      requests: number;
+      seconds: number;
+      error?: string;
+    }
   | { type: 'data.changed'; collections: string[] };

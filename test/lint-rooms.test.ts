@@ -5,8 +5,12 @@ import { describe, expect, it } from 'vitest';
 const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 
 async function roomErrors(file: string, importLine: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`${importLine}\nexport const used = value;\n`, { filePath: file });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  const [result] = await eslint.lintText(`${importLine}\nexport const used = value;\n`, {
+    filePath: file,
+  });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
 }
 
 describe('room boundaries', () => {

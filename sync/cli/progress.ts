@@ -8,7 +8,10 @@ export interface ProgressReporter {
 }
 
 export function jsonLinesProgress(write: (line: string) => void): ProgressReporter {
-  return { update: (event) => write(JSON.stringify({ type: 'progress', ...event })), stop: () => {} };
+  return {
+    update: (event) => write(JSON.stringify({ type: 'progress', ...event })),
+    stop: () => {},
+  };
 }
 
 export function terminalProgress(stream: NodeJS.WriteStream): ProgressReporter {
@@ -16,7 +19,10 @@ export function terminalProgress(stream: NodeJS.WriteStream): ProgressReporter {
     // Not a terminal (a log file, CI): one line per collection when it finishes is enough.
     let current: SyncProgress | undefined;
     const flush = () => {
-      if (current) stream.write(`${current.collection}: ${current.done}${current.total !== undefined ? ` of ${current.total}` : ''}\n`);
+      if (current)
+        stream.write(
+          `${current.collection}: ${current.done}${current.total !== undefined ? ` of ${current.total}` : ''}\n`,
+        );
     };
     return {
       update(event) {
@@ -27,7 +33,12 @@ export function terminalProgress(stream: NodeJS.WriteStream): ProgressReporter {
     };
   }
   const bar = new cliProgress.SingleBar(
-    { format: '{collection} [{bar}] {value}/{total}', stream, hideCursor: true, clearOnComplete: false },
+    {
+      format: '{collection} [{bar}] {value}/{total}',
+      stream,
+      hideCursor: true,
+      clearOnComplete: false,
+    },
     cliProgress.Presets.shades_classic,
   );
   let collection: string | undefined;

@@ -13,7 +13,9 @@ export function registerStatusCommand(program: Command): void {
     .option('--json', 'one JSON object')
     .action(async (options: { db: string; json?: boolean }) => {
       if (!existsSync(options.db)) {
-        process.stderr.write(`vorort status: no replica at ${options.db} (run "vorort sync" first)\n`);
+        process.stderr.write(
+          `vorort status: no replica at ${options.db} (run "vorort sync" first)\n`,
+        );
         process.exitCode = EXIT.badInput;
         return;
       }
@@ -24,11 +26,20 @@ export function registerStatusCommand(program: Command): void {
           process.stdout.write(`${JSON.stringify(status)}\n`);
           return;
         }
-        const last = status.lastSync ? `${status.lastSync.at} (${status.lastSync.ok ? 'ok' : 'with errors'})` : 'never';
-        process.stdout.write(`Replica ${options.db}, profile ${status.profile ?? '-'}, last sync ${last}\n`);
-        for (const [type, count] of Object.entries(status.counts)) process.stdout.write(`  ${type.padEnd(28)} ${count}\n`);
+        const last = status.lastSync
+          ? `${status.lastSync.at} (${status.lastSync.ok ? 'ok' : 'with errors'})`
+          : 'never';
+        process.stdout.write(
+          `Replica ${options.db}, profile ${status.profile ?? '-'}, last sync ${last}\n`,
+        );
+        for (const [type, count] of Object.entries(status.counts))
+          process.stdout.write(`  ${type.padEnd(28)} ${count}\n`);
         for (const c of status.collections) {
-          const note = c.unavailable ? `unavailable: ${c.unavailable}` : c.lastError ? `error: ${c.lastError}` : `watermark ${c.watermark ?? '-'}`;
+          const note = c.unavailable
+            ? `unavailable: ${c.unavailable}`
+            : c.lastError
+              ? `error: ${c.lastError}`
+              : `watermark ${c.watermark ?? '-'}`;
           process.stdout.write(`  [${c.collection}] ${note}\n`);
         }
       } finally {

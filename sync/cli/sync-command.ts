@@ -23,12 +23,25 @@ export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
     .description('Run one sync: pull the service into the replica file')
-    .requiredOption('--server <url>', 'base URL of the service interface (may carry a path, e.g. https://api.hiorg-server.de/core/v1)')
-    .option('--oauth-url <url>', 'base URL of the OAuth server, where userinfo lives (default: <origin of --server>/oauth/v1)')
+    .requiredOption(
+      '--server <url>',
+      'base URL of the service interface (may carry a path, e.g. https://api.hiorg-server.de/core/v1)',
+    )
+    .option(
+      '--oauth-url <url>',
+      'base URL of the OAuth server, where userinfo lives (default: <origin of --server>/oauth/v1)',
+    )
     .requiredOption('--token <token>', 'access token (Bearer)')
     .requiredOption('--db <file>', 'the replica (SQLite file; created when missing)')
-    .option('--profile <profile>', 'office (everything the token may read) or trainer (own courses, own hours)', 'office')
-    .option('--full', 'full id scan of every collection (finds deletions) and refresh of every person')
+    .option(
+      '--profile <profile>',
+      'office (everything the token may read) or trainer (own courses, own hours)',
+      'office',
+    )
+    .option(
+      '--full',
+      'full id scan of every collection (finds deletions) and refresh of every person',
+    )
     .option('--requests-per-minute <n>', 'client-side request rate limit')
     .option('--max-in-flight <n>', 'requests in flight at most', '4')
     .option('--json', 'progress as JSON lines; the summary as one JSON object on the last line')
@@ -47,7 +60,9 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
       throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
     }
     if (!options.token.trim()) throw new CliInputError('--token must not be empty');
-    const requestsPerMinute = options.requestsPerMinute ? parsePositiveInt(options.requestsPerMinute, '--requests-per-minute') : undefined;
+    const requestsPerMinute = options.requestsPerMinute
+      ? parsePositiveInt(options.requestsPerMinute, '--requests-per-minute')
+      : undefined;
     const maxInFlight = parsePositiveInt(options.maxInFlight, '--max-in-flight');
 
     let requests = 0;
@@ -82,7 +97,8 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (options.json) print(JSON.stringify({ ok: false, error: message, exitCode: exitCodeFor(error) }));
+    if (options.json)
+      print(JSON.stringify({ ok: false, error: message, exitCode: exitCodeFor(error) }));
     else process.stderr.write(`vorort sync: ${message}\n`);
     return exitCodeFor(error);
   }
@@ -92,9 +108,17 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
 }
 
 function printSummary(summary: SyncSummary, print: (line: string) => void): void {
-  print(`Sync (${summary.profile}) ${summary.ok ? 'finished' : 'finished with errors'}: ${summary.records} records, ${summary.requests} requests, ${summary.seconds.toFixed(1)} s`);
+  print(
+    `Sync (${summary.profile}) ${summary.ok ? 'finished' : 'finished with errors'}: ${summary.records} records, ${summary.requests} requests, ${summary.seconds.toFixed(1)} s`,
+  );
   for (const [collection, result] of Object.entries(summary.collections)) {
-    const note = result.skipped ? `skipped (${result.skipped})` : result.error ? `FAILED: ${result.error}` : `${result.records} records, ${result.deleted} deleted`;
-    print(`  ${collection.padEnd(28)} ${note}, ${result.requests} requests, ${result.seconds.toFixed(1)} s`);
+    const note = result.skipped
+      ? `skipped (${result.skipped})`
+      : result.error
+        ? `FAILED: ${result.error}`
+        : `${result.records} records, ${result.deleted} deleted`;
+    print(
+      `  ${collection.padEnd(28)} ${note}, ${result.requests} requests, ${result.seconds.toFixed(1)} s`,
+    );
   }
 }

@@ -21,18 +21,54 @@ describe('openReplica', () => {
     await replica.close();
 
     const again = openReplica(file);
-    expect(await again.db.selectFrom('replica_meta').selectAll().execute()).toEqual([{ key: 'k', value: 'v' }]);
+    expect(await again.db.selectFrom('replica_meta').selectAll().execute()).toEqual([
+      { key: 'k', value: 'v' },
+    ]);
     await again.close();
   });
 
   it('cascades a person’s deletion to their trainings and qualifications', async () => {
     const replica = openReplica(join(dir, 'cascade.sqlite'));
     const record = { base: '{}', synced_at: 'now' };
-    replica.sqlite.prepare("INSERT INTO users (id, vorname, nachname, sort_name, first_name_key, base, synced_at) VALUES ('u1', 'A', 'B', 'b a', 'a b', '{}', 'now')").run();
-    await replica.db.insertInto('ausbildungen').values({ id: '1', user_id: 'u1', bezeichnung: 'EH', datum: null, gueltig_bis: null, updated_at: null, ...record }).execute();
-    await replica.db.insertInto('qualifikationen').values({ user_id: 'u1', idx: 0, position: '1', liste: null, name: 'San', name_kurz: 'San', rang: 1, erwerb_datum: null }).execute();
+    replica.sqlite
+      .prepare(
+        "INSERT INTO users (id, vorname, nachname, sort_name, first_name_key, base, synced_at) VALUES ('u1', 'A', 'B', 'b a', 'a b', '{}', 'now')",
+      )
+      .run();
+    await replica.db
+      .insertInto('ausbildungen')
+      .values({
+        id: '1',
+        user_id: 'u1',
+        bezeichnung: 'EH',
+        datum: null,
+        gueltig_bis: null,
+        updated_at: null,
+        ...record,
+      })
+      .execute();
+    await replica.db
+      .insertInto('qualifikationen')
+      .values({
+        user_id: 'u1',
+        idx: 0,
+        position: '1',
+        liste: null,
+        name: 'San',
+        name_kurz: 'San',
+        rang: 1,
+        erwerb_datum: null,
+      })
+      .execute();
     await replica.db.deleteFrom('users').where('id', '=', 'u1').execute();
-    expect(replica.sqlite.prepare('SELECT (SELECT count(*) FROM ausbildungen) + (SELECT count(*) FROM qualifikationen)').pluck().get()).toBe(0);
+    expect(
+      replica.sqlite
+        .prepare(
+          'SELECT (SELECT count(*) FROM ausbildungen) + (SELECT count(*) FROM qualifikationen)',
+        )
+        .pluck()
+        .get(),
+    ).toBe(0);
     await replica.close();
   });
 
@@ -46,6 +82,8 @@ describe('openReplica', () => {
   });
 
   it('names the file when it cannot be opened', () => {
-    expect(() => openReplica(join(dir, 'missing-folder', 'x.sqlite'))).toThrow(/Cannot open the replica/);
+    expect(() => openReplica(join(dir, 'missing-folder', 'x.sqlite'))).toThrow(
+      /Cannot open the replica/,
+    );
   });
 });

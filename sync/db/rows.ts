@@ -79,7 +79,10 @@ export function searchKey(...parts: string[]): string {
 }
 const attr = (resource: ServiceResource) => resource.attributes ?? {};
 
-export function userRow(r: ServiceResource, syncedAt: string): Omit<Row<UsersTable>, 'details_watermark'> {
+export function userRow(
+  r: ServiceResource,
+  syncedAt: string,
+): Omit<Row<UsersTable>, 'details_watermark'> {
   const a = attr(r);
   const vorname = text(a.vorname) ?? '';
   const nachname = text(a.nachname) ?? '';
@@ -123,7 +126,10 @@ export function embeddedAusbildungen(user: ServiceResource): ServiceResource[] {
   const list = attr(user).ausbildungen;
   if (!Array.isArray(list)) return [];
   return list
-    .filter((entry): entry is Record<string, unknown> => !!entry && typeof entry === 'object' && 'id' in entry)
+    .filter(
+      (entry): entry is Record<string, unknown> =>
+        !!entry && typeof entry === 'object' && 'id' in entry,
+    )
     .map((entry) => {
       const { id, ...attributes } = entry;
       return {
@@ -135,7 +141,11 @@ export function embeddedAusbildungen(user: ServiceResource): ServiceResource[] {
     });
 }
 
-export function ausbildungRow(r: ServiceResource, userId: string, syncedAt: string): Row<AusbildungenTable> {
+export function ausbildungRow(
+  r: ServiceResource,
+  userId: string,
+  syncedAt: string,
+): Row<AusbildungenTable> {
   const a = attr(r);
   return {
     id: r.id,
@@ -149,7 +159,11 @@ export function ausbildungRow(r: ServiceResource, userId: string, syncedAt: stri
   };
 }
 
-export function ueberpruefungRow(r: ServiceResource, userId: string, syncedAt: string): Row<UeberpruefungenTable> {
+export function ueberpruefungRow(
+  r: ServiceResource,
+  userId: string,
+  syncedAt: string,
+): Row<UeberpruefungenTable> {
   const a = attr(r);
   const result = (a.pruefergebnis ?? {}) as Record<string, unknown>;
   return {
@@ -164,7 +178,11 @@ export function ueberpruefungRow(r: ServiceResource, userId: string, syncedAt: s
   };
 }
 
-export function ehrungRow(r: ServiceResource, userId: string, syncedAt: string): Row<EhrungenTable> {
+export function ehrungRow(
+  r: ServiceResource,
+  userId: string,
+  syncedAt: string,
+): Row<EhrungenTable> {
   const a = attr(r);
   return {
     id: r.id,
@@ -193,12 +211,24 @@ export function kalenderRow(r: ServiceResource, syncedAt: string): Row<KalenderT
   };
 }
 
-export function helferstundenTypRow(r: ServiceResource, syncedAt: string): Row<HelferstundenTypenTable> {
+export function helferstundenTypRow(
+  r: ServiceResource,
+  syncedAt: string,
+): Row<HelferstundenTypenTable> {
   const a = attr(r);
-  return { id: r.id, bezeichnung: text(a.bezeichnung), aktiv: flag(a.aktiv), base: baseOf(r), synced_at: syncedAt };
+  return {
+    id: r.id,
+    bezeichnung: text(a.bezeichnung),
+    aktiv: flag(a.aktiv),
+    base: baseOf(r),
+    synced_at: syncedAt,
+  };
 }
 
-export function anlassReferenzRow(r: ServiceResource, syncedAt: string): Row<AnlassReferenzenTable> {
+export function anlassReferenzRow(
+  r: ServiceResource,
+  syncedAt: string,
+): Row<AnlassReferenzenTable> {
   const a = attr(r);
   return {
     type: r.type,
@@ -244,7 +274,10 @@ export function helferstundenRow(r: ServiceResource, syncedAt: string): Row<Helf
   };
 }
 
-export function benachrichtigungRow(r: ServiceResource, syncedAt: string): Row<BenachrichtigungenTable> {
+export function benachrichtigungRow(
+  r: ServiceResource,
+  syncedAt: string,
+): Row<BenachrichtigungenTable> {
   const a = attr(r);
   return {
     id: r.id,
@@ -271,7 +304,13 @@ export function steuersatzRow(r: ServiceResource, syncedAt: string): Row<Steuers
 
 export function courseTypeRow(r: ServiceResource, syncedAt: string): Row<CourseTypesTable> {
   const a = attr(r);
-  return { id: r.id, name: text(a.name), short_name: text(a.short_name), base: baseOf(r), synced_at: syncedAt };
+  return {
+    id: r.id,
+    name: text(a.name),
+    short_name: text(a.short_name),
+    base: baseOf(r),
+    synced_at: syncedAt,
+  };
 }
 
 export function uvtRow(r: ServiceResource, syncedAt: string): Row<UvtsTable> {
@@ -292,7 +331,13 @@ export function clientRow(r: ServiceResource, syncedAt: string): Row<ClientsTabl
 }
 
 export function companyRow(r: ServiceResource, syncedAt: string): Row<CompaniesTable> {
-  return { id: r.id, name: text(attr(r).name), uvt_id: relatedId(r, 'uvt'), base: baseOf(r), synced_at: syncedAt };
+  return {
+    id: r.id,
+    name: text(attr(r).name),
+    uvt_id: relatedId(r, 'uvt'),
+    base: baseOf(r),
+    synced_at: syncedAt,
+  };
 }
 
 export function addressRow(r: ServiceResource, syncedAt: string): Row<AddressesTable> {
@@ -314,8 +359,14 @@ export function courseRow(
   syncedAt: string,
 ): Row<CoursesTable> {
   const a = attr(r);
-  const starts = dates.map((d) => text(attr(d).from)).filter((v): v is string => v !== null).sort();
-  const ends = dates.map((d) => text(attr(d).to) ?? text(attr(d).from)).filter((v): v is string => v !== null).sort();
+  const starts = dates
+    .map((d) => text(attr(d).from))
+    .filter((v): v is string => v !== null)
+    .sort();
+  const ends = dates
+    .map((d) => text(attr(d).to) ?? text(attr(d).from))
+    .filter((v): v is string => v !== null)
+    .sort();
   return {
     id: r.id,
     title: text(a.title),
@@ -333,7 +384,11 @@ export function courseRow(
   };
 }
 
-export function courseDateRow(r: ServiceResource, courseId: string, syncedAt: string): Row<CourseDatesTable> {
+export function courseDateRow(
+  r: ServiceResource,
+  courseId: string,
+  syncedAt: string,
+): Row<CourseDatesTable> {
   const a = attr(r);
   return {
     id: r.id,
@@ -345,7 +400,11 @@ export function courseDateRow(r: ServiceResource, courseId: string, syncedAt: st
   };
 }
 
-export function participationRow(r: ServiceResource, courseId: string, syncedAt: string): Row<ParticipationsTable> {
+export function participationRow(
+  r: ServiceResource,
+  courseId: string,
+  syncedAt: string,
+): Row<ParticipationsTable> {
   const a = attr(r);
   return {
     id: r.id,
@@ -364,7 +423,12 @@ export function participationRow(r: ServiceResource, courseId: string, syncedAt:
 }
 
 export function cancellationRow(r: ServiceResource, syncedAt: string): Row<CancellationsTable> {
-  return { id: r.id, participation_id: relatedId(r, 'participation'), base: baseOf(r), synced_at: syncedAt };
+  return {
+    id: r.id,
+    participation_id: relatedId(r, 'participation'),
+    base: baseOf(r),
+    synced_at: syncedAt,
+  };
 }
 
 export function clientParticipantRow(
@@ -385,7 +449,11 @@ export function clientParticipantRow(
   };
 }
 
-export function customfieldRow(r: ServiceResource, courseId: string, syncedAt: string): Row<CustomfieldsTable> {
+export function customfieldRow(
+  r: ServiceResource,
+  courseId: string,
+  syncedAt: string,
+): Row<CustomfieldsTable> {
   const a = attr(r);
   return {
     id: r.id,

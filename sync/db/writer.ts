@@ -57,7 +57,9 @@ export class ReplicaWriter {
     for (let start = 0; start < values.length; start += 500) {
       const chunk = values.slice(start, start + 500);
       const placeholders = chunk.map(() => '?').join(',');
-      deleted += this.sqlite.prepare(`DELETE FROM ${table} WHERE ${column} IN (${placeholders})`).run(...chunk).changes;
+      deleted += this.sqlite
+        .prepare(`DELETE FROM ${table} WHERE ${column} IN (${placeholders})`)
+        .run(...chunk).changes;
     }
     return deleted;
   }

@@ -57,7 +57,11 @@ export async function applyInChunks<T>(
   for (let start = 0; start < items.length; start += size) {
     const chunk = items.slice(start, start + size);
     ctx.writer.transaction(() => write(chunk));
-    ctx.progress({ collection, done: progressBase + start + chunk.length, ...(total === undefined ? {} : { total }) });
+    ctx.progress({
+      collection,
+      done: progressBase + start + chunk.length,
+      ...(total === undefined ? {} : { total }),
+    });
     await yieldToEventLoop();
   }
 }
@@ -67,10 +71,16 @@ export async function applyInChunks<T>(
  * fails (no request of this collection may still be running when the next one starts), then
  * throws the first failure.
  */
-export async function forEachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   const limit = pLimit(concurrency);
   const outcomes = await Promise.allSettled(items.map((item) => limit(() => work(item))));
-  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  const failure = outcomes.find(
+    (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+  );
   if (failure) throw failure.reason;
 }
 
@@ -78,7 +88,11 @@ export async function forEachLimited<T>(items: readonly T[], concurrency: number
  * Yields `fetch(item)` for every item in order, with up to `ahead` fetches running in advance, so
  * the network works on the next answers while this one is applied. Memory stays bounded by `ahead`.
  */
-export async function* prefetched<T, R>(items: readonly T[], ahead: number, fetch: (item: T) => Promise<R>): AsyncGenerator<R> {
+export async function* prefetched<T, R>(
+  items: readonly T[],
+  ahead: number,
+  fetch: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
   const pending: Promise<R>[] = [];
   let next = 0;
   const refill = () => {
@@ -102,8 +116,21 @@ export function isGone(error: unknown): boolean {
 }
 
 /** Upserts rows to a table in chunks. */
-export function upsertChunked(ctx: PullContext, collection: string, table: TableName, rows: readonly RowValues[], total?: number) {
-  return applyInChunks(ctx, collection, rows, (chunk) => ctx.writer.upsert(table, chunk), 0, total ?? rows.length);
+export function upsertChunked(
+  ctx: PullContext,
+  collection: string,
+  table: TableName,
+  rows: readonly RowValues[],
+  total?: number,
+) {
+  return applyInChunks(
+    ctx,
+    collection,
+    rows,
+    (chunk) => ctx.writer.upsert(table, chunk),
+    0,
+    total ?? rows.length,
+  );
 }
 
 /** Ids in `table` (optionally within a scope) that the service no longer lists. */
@@ -114,7 +141,10 @@ export function missingIds(
   scope?: { where: string; params: unknown[] },
 ): string[] {
   const sql = `SELECT id FROM ${table}${scope ? ` WHERE ${scope.where}` : ''}`;
-  const rows = ctx.replica.sqlite.prepare(sql).pluck().all(...(scope?.params ?? [])) as string[];
+  const rows = ctx.replica.sqlite
+    .prepare(sql)
+    .pluck()
+    .all(...(scope?.params ?? [])) as string[];
   return rows.filter((id) => !seen.has(id));
 }
 
@@ -133,7 +163,11 @@ export function guardMassDeletion(collection: string, existing: number, gone: nu
 
 /** Should this run of the collection be a full id scan (deletions)? */
 export function isFullScan(ctx: PullContext, state: CollectionState): boolean {
-  return ctx.options.full || state.watermark === null || state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery;
+  return (
+    ctx.options.full ||
+    state.watermark === null ||
+    state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery
+  );
 }
 
 /** The watermark for data read at the service's time `serverDate`: that time minus the overlap. */
@@ -169,16 +203,29 @@ export async function runCollection(
       unavailable: null,
       last_error: null,
     });
-    result = { records: outcome.records, deleted: outcome.deleted, requests: ctx.requestCount() - requestsBefore, seconds: seconds() };
+    result = {
+      records: outcome.records,
+      deleted: outcome.deleted,
+      requests: ctx.requestCount() - requestsBefore,
+      seconds: seconds(),
+    };
   } catch (error) {
-    const skipped = error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden') ? error.kind : undefined;
+    const skipped =
+      error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden')
+        ? error.kind
+        : undefined;
     writeState(ctx.replica.sqlite, {
       ...state,
       unavailable: skipped ?? state.unavailable,
       last_error: skipped ? null : (error as Error).message,
     });
     if (!skipped && (stopsTheSync(error) || ctx.signal?.aborted)) throw error;
-    result = { records: 0, deleted: 0, requests: ctx.requestCount() - requestsBefore, seconds: seconds() };
+    result = {
+      records: 0,
+      deleted: 0,
+      requests: ctx.requestCount() - requestsBefore,
+      seconds: seconds(),
+    };
     if (skipped) result.skipped = skipped;
     else result.error = (error as Error).message;
   }
@@ -188,5 +235,7 @@ export async function runCollection(
 
 /** No login or no network: every further collection would fail the same way. */
 function stopsTheSync(error: unknown): boolean {
-  return error instanceof ApiError && ['auth', 'cancelled', 'network', 'timeout'].includes(error.kind);
+  return (
+    error instanceof ApiError && ['auth', 'cancelled', 'network', 'timeout'].includes(error.kind)
+  );
 }

@@ -45,7 +45,16 @@ export interface RunSyncInput {
   signal?: AbortSignal;
 }
 
-const COURSE_MODULE = ['course_types', 'uvts', 'clients', 'courses', 'participations', 'customfields', 'client_participants', 'formulare'];
+const COURSE_MODULE = [
+  'course_types',
+  'uvts',
+  'clients',
+  'courses',
+  'participations',
+  'customfields',
+  'client_participants',
+  'formulare',
+];
 
 export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   const started = Date.now();
@@ -66,7 +75,9 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   const office = options.profile === 'office';
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.
-  const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', { simple: true }) as number;
+  const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', {
+    simple: true,
+  }) as number;
   input.replica.sqlite.pragma('wal_autocheckpoint = 0');
   try {
     return await pullEverything(ctx, input, options, office, started, requestsBefore);
@@ -84,7 +95,6 @@ async function pullEverything(
   started: number,
   requestsBefore: number,
 ): Promise<SyncSummary> {
-
   await pullSingleton(ctx, 'userinfo', async (signal) => {
     const info = await ctx.api.getUserInfo({ signal });
     ctx.selfId = info.sub;
@@ -96,7 +106,12 @@ async function pullEverything(
   });
   await pullPersonal(ctx);
   await pullPersonDetails(ctx);
-  await pullWhole(ctx, { collection: 'kalender', table: 'kalender', fetch: (signal) => ctx.api.listKalender({ signal }), toRow: kalenderRow });
+  await pullWhole(ctx, {
+    collection: 'kalender',
+    table: 'kalender',
+    fetch: (signal) => ctx.api.listKalender({ signal }),
+    toRow: kalenderRow,
+  });
   await pullWhole(ctx, {
     collection: 'benachrichtigungen',
     table: 'benachrichtigungen',
@@ -106,18 +121,51 @@ async function pullEverything(
   await pullSingleton(ctx, 'helferstunden_einstellungen', async (signal) => {
     const { data, included } = await ctx.api.getHelferstundenEinstellungen({ signal });
     const types = included.filter((r) => r.type === 'helferstunden_typ');
-    ctx.writer.transaction(() => ctx.writer.upsert('helferstunden_typen', types.map((t) => helferstundenTypRow(t, ctx.syncedAt))));
+    ctx.writer.transaction(() =>
+      ctx.writer.upsert(
+        'helferstunden_typen',
+        types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
+      ),
+    );
     return { type: data.type, id: data.id, base: baseOf(data), included };
   });
-  await pullWhole(ctx, { collection: 'steuersaetze', table: 'steuersaetze', fetch: (signal) => ctx.api.listSteuersaetze({ signal }), toRow: steuersatzRow });
+  await pullWhole(ctx, {
+    collection: 'steuersaetze',
+    table: 'steuersaetze',
+    fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
+    toRow: steuersatzRow,
+  });
 
-  await pullWhole(ctx, { collection: 'course_types', table: 'course_types', fetch: (signal) => ctx.api.listCourseTypes({ signal }), toRow: courseTypeRow });
+  await pullWhole(ctx, {
+    collection: 'course_types',
+    table: 'course_types',
+    fetch: (signal) => ctx.api.listCourseTypes({ signal }),
+    toRow: courseTypeRow,
+  });
   if (ctx.results.get('course_types')?.skipped === 'unlicensed') {
     // The organisation has no course module (423): skip it, without failing the sync.
-    for (const collection of COURSE_MODULE.slice(1)) ctx.results.set(collection, { records: 0, deleted: 0, requests: 0, seconds: 0, skipped: 'unlicensed' });
+    for (const collection of COURSE_MODULE.slice(1))
+      ctx.results.set(collection, {
+        records: 0,
+        deleted: 0,
+        requests: 0,
+        seconds: 0,
+        skipped: 'unlicensed',
+      });
   } else {
-    await pullWhole(ctx, { collection: 'uvts', table: 'uvts', fetch: (signal) => ctx.api.listUvts({ signal }), toRow: uvtRow });
-    if (office) await pullWhole(ctx, { collection: 'clients', table: 'clients', fetch: (signal) => ctx.api.listClients({ signal }), toRow: clientRow });
+    await pullWhole(ctx, {
+      collection: 'uvts',
+      table: 'uvts',
+      fetch: (signal) => ctx.api.listUvts({ signal }),
+      toRow: uvtRow,
+    });
+    if (office)
+      await pullWhole(ctx, {
+        collection: 'clients',
+        table: 'clients',
+        fetch: (signal) => ctx.api.listClients({ signal }),
+        toRow: clientRow,
+      });
     await pullCourses(ctx);
     await pullParticipations(ctx);
     await pullCustomfields(ctx);
@@ -140,7 +188,11 @@ async function pullEverything(
   };
   setMeta(input.replica.sqlite, 'profile', options.profile);
   if (ctx.selfId) setMeta(input.replica.sqlite, 'self_id', ctx.selfId);
-  setMeta(input.replica.sqlite, 'last_sync', JSON.stringify({ at: summary.finishedAt, ok: summary.ok, seconds: summary.seconds }));
+  setMeta(
+    input.replica.sqlite,
+    'last_sync',
+    JSON.stringify({ at: summary.finishedAt, ok: summary.ok, seconds: summary.seconds }),
+  );
   if (summary.ok) setMeta(input.replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
   refreshQueryPlannerStatistics(input.replica);
   return summary;
@@ -158,11 +210,16 @@ function refreshQueryPlannerStatistics(replica: Replica): void {
 /** Participants of each client (they may belong to courses outside the window), replaced per client. */
 function pullClientParticipants(ctx: PullContext) {
   return runCollection(ctx, 'client_participants', async () => {
-    const clientIds = ctx.replica.sqlite.prepare('SELECT id FROM clients ORDER BY id').pluck().all() as string[];
+    const clientIds = ctx.replica.sqlite
+      .prepare('SELECT id FROM clients ORDER BY id')
+      .pluck()
+      .all() as string[];
     let records = 0;
     let deleted = 0;
     await forEachLimited(clientIds, 4, async (clientId) => {
-      const { data } = await collectPages(ctx.api.listClientParticipants(clientId, { signal: ctx.signal }));
+      const { data } = await collectPages(
+        ctx.api.listClientParticipants(clientId, { signal: ctx.signal }),
+      );
       deleted += await replaceRows(
         ctx,
         {
@@ -176,8 +233,13 @@ function pullClientParticipants(ctx: PullContext) {
       );
       records += data.length;
     });
-    const orphans = ctx.writer.transaction(() =>
-      ctx.replica.sqlite.prepare('DELETE FROM client_participants WHERE client_id NOT IN (SELECT id FROM clients)').run().changes,
+    const orphans = ctx.writer.transaction(
+      () =>
+        ctx.replica.sqlite
+          .prepare(
+            'DELETE FROM client_participants WHERE client_id NOT IN (SELECT id FROM clients)',
+          )
+          .run().changes,
     );
     return { records, deleted: deleted + orphans, fullScan: true };
   });
@@ -187,7 +249,10 @@ function pullClientParticipants(ctx: PullContext) {
 function pullForms(ctx: PullContext) {
   return runCollection(ctx, 'formulare', async () => {
     const today = format(ctx.options.today(), 'yyyy-MM-dd');
-    const courseIds = ctx.replica.sqlite.prepare('SELECT id FROM courses WHERE last_date >= ? ORDER BY id').pluck().all(today) as string[];
+    const courseIds = ctx.replica.sqlite
+      .prepare('SELECT id FROM courses WHERE last_date >= ? ORDER BY id')
+      .pluck()
+      .all(today) as string[];
     const objects: { typ: 'u' | 'k'; id: string }[] = [
       ...(ctx.selfId ? [{ typ: 'u' as const, id: ctx.selfId }] : []),
       ...courseIds.map((id) => ({ typ: 'k' as const, id })),
@@ -196,7 +261,9 @@ function pullForms(ctx: PullContext) {
     await forEachLimited(objects, 4, async (object) => {
       const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
       ctx.writer.transaction(() => {
-        ctx.replica.sqlite.prepare('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?').run(object.typ, object.id);
+        ctx.replica.sqlite
+          .prepare('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
+          .run(object.typ, object.id);
         ctx.writer.upsert(
           'formulare',
           forms.map((form, position) => ({

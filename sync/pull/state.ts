@@ -5,7 +5,8 @@ import type { SyncStateTable } from '../db/schema';
 export type CollectionState = SyncStateTable;
 
 export function readState(sqlite: BetterSqlite3.Database, collection: string): CollectionState {
-  const row = sqlite.prepare('SELECT * FROM sync_state WHERE collection = ?').get(collection) as CollectionState | undefined;
+  const row = sqlite.prepare('SELECT * FROM sync_state WHERE collection = ?').get(collection) as
+    CollectionState | undefined;
   return (
     row ?? {
       collection,
@@ -33,12 +34,15 @@ export function writeState(sqlite: BetterSqlite3.Database, state: CollectionStat
 
 export function setMeta(sqlite: BetterSqlite3.Database, key: string, value: string): void {
   sqlite
-    .prepare('INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .prepare(
+      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    )
     .run(key, value);
 }
 
 export function getMeta(sqlite: BetterSqlite3.Database, key: string): string | undefined {
-  const row = sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').get(key) as { value: string } | undefined;
+  const row = sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').get(key) as
+    { value: string } | undefined;
   return row?.value;
 }
 

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { CourseDetail, CourseListItem, ParsedQueryArgs, ParticipationItem, QueryResults } from '../contract';
+import type {
+  CourseDetail,
+  CourseListItem,
+  ParsedQueryArgs,
+  ParticipationItem,
+  QueryResults,
+} from '../contract';
 import type { Database } from '../db/schema';
 import { asBool, currentAttributes, prefixPattern } from './record';
 
@@ -34,17 +40,28 @@ export async function listCourses(
   if (args.until) query = query.where('c.first_date', '<', `${args.until}T99`);
   const trainerId = args.trainerId === 'self' ? selfId : args.trainerId;
   if (args.trainerId) {
-    query = query.where('c.id', 'in', (eb) => eb.selectFrom('course_trainers').select('course_id').where('user_id', '=', trainerId ?? ''));
+    query = query.where('c.id', 'in', (eb) =>
+      eb
+        .selectFrom('course_trainers')
+        .select('course_id')
+        .where('user_id', '=', trainerId ?? ''),
+    );
   }
   if (args.status?.length) query = query.where('c.status', 'in', args.status);
   if (args.search?.trim()) {
     const pattern = prefixPattern(args.search.trim());
     query = query.where((eb) =>
-      eb.or([sql<boolean>`c.title LIKE ${`%${pattern}`} ESCAPE '\\'`, sql<boolean>`c.course_number LIKE ${pattern} ESCAPE '\\'`]),
+      eb.or([
+        sql<boolean>`c.title LIKE ${`%${pattern}`} ESCAPE '\\'`,
+        sql<boolean>`c.course_number LIKE ${pattern} ESCAPE '\\'`,
+      ]),
     );
   }
-  const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const orderColumn = args.sort === 'title' ? 'c.title' : args.sort === 'number' ? 'c.course_number' : 'c.first_date';
+  const total = Number(
+    (await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  );
+  const orderColumn =
+    args.sort === 'title' ? 'c.title' : args.sort === 'number' ? 'c.course_number' : 'c.first_date';
   const items = await query
     .select([...listColumns, participantCount.as('participants')])
     .orderBy(orderColumn)
@@ -57,20 +74,48 @@ export async function listCourses(
 
 export async function getCourse(db: Kysely<Database>, id: string): Promise<CourseDetail | null> {
   const course = await courseListQuery(db)
-    .select([...listColumns, participantCount.as('participants'), 'c.base as base', 'c.pending as pending', 'c.client_id as clientId', 'a.base as locationBase'])
+    .select([
+      ...listColumns,
+      participantCount.as('participants'),
+      'c.base as base',
+      'c.pending as pending',
+      'c.client_id as clientId',
+      'a.base as locationBase',
+    ])
     .where('c.id', '=', id)
     .executeTakeFirst();
   if (!course) return null;
   const [dates, client, trainers, customfields] = await Promise.all([
-    db.selectFrom('course_dates').select(['id', 'date_from as from', 'date_to as to']).where('course_id', '=', id).orderBy('date_from').execute(),
-    course.clientId ? db.selectFrom('clients').select(['id', 'name']).where('id', '=', course.clientId).executeTakeFirst() : undefined,
+    db
+      .selectFrom('course_dates')
+      .select(['id', 'date_from as from', 'date_to as to'])
+      .where('course_id', '=', id)
+      .orderBy('date_from')
+      .execute(),
+    course.clientId
+      ? db
+          .selectFrom('clients')
+          .select(['id', 'name'])
+          .where('id', '=', course.clientId)
+          .executeTakeFirst()
+      : undefined,
     db
       .selectFrom('course_trainers as ct')
       .leftJoin('users as u', 'u.id', 'ct.user_id')
-      .select(['ct.user_id as id', sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.vorname || ' ' || u.nachname END`.as('name')])
+      .select([
+        'ct.user_id as id',
+        sql<
+          string | null
+        >`CASE WHEN u.id IS NULL THEN NULL ELSE u.vorname || ' ' || u.nachname END`.as('name'),
+      ])
       .where('ct.course_id', '=', id)
       .execute(),
-    db.selectFrom('customfields').select(['id', 'name', 'field_type', 'base', 'pending']).where('course_id', '=', id).orderBy('position').execute(),
+    db
+      .selectFrom('customfields')
+      .select(['id', 'name', 'field_type', 'base', 'pending'])
+      .where('course_id', '=', id)
+      .orderBy('position')
+      .execute(),
   ]);
   const item: CourseListItem = {
     id: course.id,
@@ -88,14 +133,24 @@ export async function getCourse(db: Kysely<Database>, id: string): Promise<Cours
     ...item,
     attributes: currentAttributes(course),
     dates,
-    location: course.locationBase ? currentAttributes({ base: course.locationBase, pending: null }) : null,
+    location: course.locationBase
+      ? currentAttributes({ base: course.locationBase, pending: null })
+      : null,
     client: client ?? null,
     trainers,
-    customfields: customfields.map((f) => ({ id: f.id, name: f.name, fieldType: f.field_type, attributes: currentAttributes(f) })),
+    customfields: customfields.map((f) => ({
+      id: f.id,
+      name: f.name,
+      fieldType: f.field_type,
+      attributes: currentAttributes(f),
+    })),
   };
 }
 
-export async function listParticipations(db: Kysely<Database>, args: ParsedQueryArgs<'participations.list'>): Promise<ParticipationItem[]> {
+export async function listParticipations(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'participations.list'>,
+): Promise<ParticipationItem[]> {
   let query = db
     .selectFrom('participations as p')
     .leftJoin('companies as co', 'co.id', 'p.company_id')
@@ -112,7 +167,12 @@ export async function listParticipations(db: Kysely<Database>, args: ParsedQuery
       'p.pending as pending',
     ])
     .where('p.course_id', '=', args.courseId);
-  if (!args.includeCancelled) query = query.where(sql<boolean>`coalesce(p.status, '') <> 'cancelled'`);
+  if (!args.includeCancelled)
+    query = query.where(sql<boolean>`coalesce(p.status, '') <> 'cancelled'`);
   const rows = await query.orderBy('p.last_name').orderBy('p.first_name').orderBy('p.id').execute();
-  return rows.map(({ base, pending, ...row }) => ({ ...row, attended: asBool(row.attended), attributes: currentAttributes({ base, pending }) }));
+  return rows.map(({ base, pending, ...row }) => ({
+    ...row,
+    attended: asBool(row.attended),
+    attributes: currentAttributes({ base, pending }),
+  }));
 }

@@ -16,16 +16,24 @@ function hoursWhere(filter: HoursFilter) {
   if (filter.userId) conditions.push(sql`h.user_id = ${filter.userId}`);
   if (filter.from) conditions.push(sql`h.von >= ${filter.from}`);
   if (filter.until) conditions.push(sql`h.von < ${`${filter.until}T99`}`);
-  if (filter.freigegeben !== undefined) conditions.push(sql`h.freigegeben = ${filter.freigegeben ? 1 : 0}`);
+  if (filter.freigegeben !== undefined)
+    conditions.push(sql`h.freigegeben = ${filter.freigegeben ? 1 : 0}`);
   return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
 }
 
-export async function listHours(db: Kysely<Database>, args: ParsedQueryArgs<'hours.list'>, selfId: string | null): Promise<QueryResults['hours.list']> {
+export async function listHours(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.list'>,
+  selfId: string | null,
+): Promise<QueryResults['hours.list']> {
   const filter = { ...args, userId: args.userId === 'self' ? (selfId ?? '') : args.userId };
   const totals = await db
     .selectFrom('helferstunden as h')
     .where(hoursWhere(filter))
-    .select([(eb) => eb.fn.countAll<number>().as('n'), sql<number | null>`sum(h.stunden)`.as('stunden')])
+    .select([
+      (eb) => eb.fn.countAll<number>().as('n'),
+      sql<number | null>`sum(h.stunden)`.as('stunden'),
+    ])
     .executeTakeFirstOrThrow();
   const rows = await db
     .selectFrom('helferstunden as h')
@@ -36,7 +44,9 @@ export async function listHours(db: Kysely<Database>, args: ParsedQueryArgs<'hou
     .select([
       'h.id as id',
       'h.user_id as userId',
-      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.nachname || ', ' || u.vorname END`.as('userName'),
+      sql<
+        string | null
+      >`CASE WHEN u.id IS NULL THEN NULL ELSE u.nachname || ', ' || u.vorname END`.as('userName'),
       'h.von as von',
       'h.bis as bis',
       'h.stunden as stunden',
@@ -57,7 +67,11 @@ export async function listHours(db: Kysely<Database>, args: ParsedQueryArgs<'hou
   };
 }
 
-export async function hoursSummary(db: Kysely<Database>, args: ParsedQueryArgs<'hours.summary'>, selfId: string | null): Promise<QueryResults['hours.summary']> {
+export async function hoursSummary(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.summary'>,
+  selfId: string | null,
+): Promise<QueryResults['hours.summary']> {
   const filter: HoursFilter = {
     userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
     ...(args.year ? { from: `${args.year}-01-01`, until: `${args.year}-12-31` } : {}),
@@ -66,11 +80,19 @@ export async function hoursSummary(db: Kysely<Database>, args: ParsedQueryArgs<'
     .selectFrom('helferstunden as h')
     .leftJoin('helferstunden_typen as t', 't.id', 'h.typ_id')
     .where(hoursWhere(filter))
-    .select(['t.bezeichnung as typ', sql<number>`coalesce(sum(h.stunden), 0)`.as('stunden'), (eb) => eb.fn.countAll<number>().as('entries')])
+    .select([
+      't.bezeichnung as typ',
+      sql<number>`coalesce(sum(h.stunden), 0)`.as('stunden'),
+      (eb) => eb.fn.countAll<number>().as('entries'),
+    ])
     .groupBy('t.bezeichnung')
     .orderBy('stunden', 'desc')
     .execute();
-  const byTyp = rows.map((r) => ({ typ: r.typ, stunden: Number(r.stunden), entries: Number(r.entries) }));
+  const byTyp = rows.map((r) => ({
+    typ: r.typ,
+    stunden: Number(r.stunden),
+    entries: Number(r.entries),
+  }));
   return {
     totalStunden: byTyp.reduce((sum, r) => sum + r.stunden, 0),
     entries: byTyp.reduce((sum, r) => sum + r.entries, 0),

@@ -1,9 +1,24 @@
 // Answers the contract's queries from the replica alone, with no network.
-import { queries, type ParsedQueryArgs, type QueryArgs, type QueryName, type QueryResults } from '../contract';
+import {
+  queries,
+  type ParsedQueryArgs,
+  type QueryArgs,
+  type QueryName,
+  type QueryResults,
+} from '../contract';
 import type { Replica } from '../db/open';
 import { getCourse, listCourses, listParticipations } from './courses';
 import { hoursSummary, listHours } from './hours';
-import { listCalendars, listClientParticipants, listClients, listForms, listHourTypes, listNotifications, referenceData, search } from './misc';
+import {
+  listCalendars,
+  listClientParticipants,
+  listClients,
+  listForms,
+  listHourTypes,
+  listNotifications,
+  referenceData,
+  search,
+} from './misc';
 import { countByStatus, getPerson, listPersonnel } from './personnel';
 import { syncStatus } from './status';
 
@@ -13,11 +28,15 @@ export class InvalidQueryError extends Error {
     readonly query: string,
     readonly issues: { path: string; message: string }[],
   ) {
-    super(`Invalid arguments for ${query}: ${issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ')}`);
+    super(
+      `Invalid arguments for ${query}: ${issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ')}`,
+    );
   }
 }
 
-type Handlers = { [N in QueryName]: (args: ParsedQueryArgs<N>) => Promise<QueryResults[N]> | QueryResults[N] };
+type Handlers = {
+  [N in QueryName]: (args: ParsedQueryArgs<N>) => Promise<QueryResults[N]> | QueryResults[N];
+};
 
 export interface QueryService {
   /** Validates the arguments with the contract's schema, then answers from the replica. */
@@ -30,7 +49,9 @@ export function isQueryName(name: string): name is QueryName {
 
 export function createQueryService(replica: Replica): QueryService {
   const { db, sqlite } = replica;
-  const selfId = () => (sqlite.prepare("SELECT value FROM replica_meta WHERE key = 'self_id'").pluck().get() as string | undefined) ?? null;
+  const selfId = () =>
+    (sqlite.prepare("SELECT value FROM replica_meta WHERE key = 'self_id'").pluck().get() as
+      string | undefined) ?? null;
   const handlers: Handlers = {
     'personnel.list': (args) => listPersonnel(db, args),
     'personnel.get': (args) => getPerson(db, args.id),
@@ -52,15 +73,21 @@ export function createQueryService(replica: Replica): QueryService {
   };
   return {
     async query(name, args) {
-      if (!isQueryName(name)) throw new InvalidQueryError(String(name), [{ path: '', message: 'unknown query' }]);
+      if (!isQueryName(name))
+        throw new InvalidQueryError(String(name), [{ path: '', message: 'unknown query' }]);
       const parsed = queries[name].safeParse(args ?? {});
       if (!parsed.success) {
         throw new InvalidQueryError(
           name,
-          parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+          parsed.error.issues.map((issue) => ({
+            path: issue.path.join('.'),
+            message: issue.message,
+          })),
         );
       }
-      const handler = handlers[name] as (a: unknown) => Promise<QueryResults[typeof name]> | QueryResults[typeof name];
+      const handler = handlers[name] as (
+        a: unknown,
+      ) => Promise<QueryResults[typeof name]> | QueryResults[typeof name];
       return handler(parsed.data);
     },
   };

@@ -6,12 +6,27 @@ import { searchKey } from '../db/rows';
 import { currentAttributes, prefixPattern, prefixRange } from './record';
 
 export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
-  const rows = await db.selectFrom('kalender').select(['id', 'name', 'farbe', 'typ', 'base', 'pending']).orderBy('name').execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, farbe: r.farbe, typ: r.typ, icalUrl: (currentAttributes(r).ical_url as string | undefined) ?? null }));
+  const rows = await db
+    .selectFrom('kalender')
+    .select(['id', 'name', 'farbe', 'typ', 'base', 'pending'])
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    farbe: r.farbe,
+    typ: r.typ,
+    icalUrl: (currentAttributes(r).ical_url as string | undefined) ?? null,
+  }));
 }
 
-export async function listNotifications(db: Kysely<Database>, args: ParsedQueryArgs<'notifications.list'>): Promise<QueryResults['notifications.list']> {
-  let query = db.selectFrom('benachrichtigungen').select(['id', 'titel', 'kategorie', 'gelesen', 'erstellt_am', 'base', 'pending']);
+export async function listNotifications(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'notifications.list'>,
+): Promise<QueryResults['notifications.list']> {
+  let query = db
+    .selectFrom('benachrichtigungen')
+    .select(['id', 'titel', 'kategorie', 'gelesen', 'erstellt_am', 'base', 'pending']);
   if (args.unreadOnly) query = query.where('gelesen', '=', 0);
   const rows = await query.orderBy('erstellt_am', 'desc').execute();
   return rows.map((r) => {
@@ -27,7 +42,10 @@ export async function listNotifications(db: Kysely<Database>, args: ParsedQueryA
   });
 }
 
-export async function listHourTypes(db: Kysely<Database>, args: ParsedQueryArgs<'hours.types'>): Promise<QueryResults['hours.types']> {
+export async function listHourTypes(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.types'>,
+): Promise<QueryResults['hours.types']> {
   let query = db.selectFrom('helferstunden_typen').select(['id', 'bezeichnung', 'aktiv']);
   if (args.activeOnly) query = query.where('aktiv', '=', 1);
   const rows = await query.orderBy('bezeichnung').execute();
@@ -36,10 +54,26 @@ export async function listHourTypes(db: Kysely<Database>, args: ParsedQueryArgs<
 
 export async function referenceData(db: Kysely<Database>): Promise<QueryResults['reference.get']> {
   const [singletons, courseTypes, uvts, taxRates] = await Promise.all([
-    db.selectFrom('singletons').select(['key', 'base', 'pending']).where('key', 'in', ['orga', 'userinfo']).execute(),
-    db.selectFrom('course_types').select(['id', 'name', 'short_name as shortName']).orderBy('name').execute(),
-    db.selectFrom('uvts').select(['id', 'name', 'short_name as shortName', 'favorite']).orderBy('name').execute(),
-    db.selectFrom('steuersaetze').select(['id', 'bezeichnung', 'satz', 'gueltig_ab as gueltigAb']).orderBy('satz', 'desc').execute(),
+    db
+      .selectFrom('singletons')
+      .select(['key', 'base', 'pending'])
+      .where('key', 'in', ['orga', 'userinfo'])
+      .execute(),
+    db
+      .selectFrom('course_types')
+      .select(['id', 'name', 'short_name as shortName'])
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('uvts')
+      .select(['id', 'name', 'short_name as shortName', 'favorite'])
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('steuersaetze')
+      .select(['id', 'bezeichnung', 'satz', 'gueltig_ab as gueltigAb'])
+      .orderBy('satz', 'desc')
+      .execute(),
   ]);
   const orga = singletons.find((s) => s.key === 'orga');
   const user = singletons.find((s) => s.key === 'userinfo');
@@ -53,26 +87,51 @@ export async function referenceData(db: Kysely<Database>): Promise<QueryResults[
   };
 }
 
-export async function listClients(db: Kysely<Database>, args: ParsedQueryArgs<'clients.list'>): Promise<QueryResults['clients.list']> {
+export async function listClients(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'clients.list'>,
+): Promise<QueryResults['clients.list']> {
   let query = db
     .selectFrom('clients as c')
-    .select(['c.id as id', 'c.name as name', 'c.city as city', sql<number>`(SELECT count(*) FROM client_participants cp WHERE cp.client_id = c.id)`.as('participants')]);
-  if (args.search?.trim()) query = query.where(sql<boolean>`c.name LIKE ${`%${prefixPattern(args.search.trim())}`} ESCAPE '\\'`);
+    .select([
+      'c.id as id',
+      'c.name as name',
+      'c.city as city',
+      sql<number>`(SELECT count(*) FROM client_participants cp WHERE cp.client_id = c.id)`.as(
+        'participants',
+      ),
+    ]);
+  if (args.search?.trim())
+    query = query.where(
+      sql<boolean>`c.name LIKE ${`%${prefixPattern(args.search.trim())}`} ESCAPE '\\'`,
+    );
   const rows = await query.orderBy('c.name').execute();
   return rows.map((r) => ({ ...r, participants: Number(r.participants) }));
 }
 
-export function listClientParticipants(db: Kysely<Database>, args: ParsedQueryArgs<'clients.participants'>): Promise<QueryResults['clients.participants']> {
+export function listClientParticipants(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'clients.participants'>,
+): Promise<QueryResults['clients.participants']> {
   return db
     .selectFrom('client_participants')
-    .select(['id', 'course_id as courseId', 'first_name as firstName', 'last_name as lastName', 'status'])
+    .select([
+      'id',
+      'course_id as courseId',
+      'first_name as firstName',
+      'last_name as lastName',
+      'status',
+    ])
     .where('client_id', '=', args.clientId)
     .orderBy('last_name')
     .orderBy('first_name')
     .execute();
 }
 
-export async function listForms(db: Kysely<Database>, args: ParsedQueryArgs<'forms.list'>): Promise<QueryResults['forms.list']> {
+export async function listForms(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'forms.list'>,
+): Promise<QueryResults['forms.list']> {
   const rows = await db
     .selectFrom('formulare')
     .select(['titel', 'aktion'])
@@ -80,10 +139,16 @@ export async function listForms(db: Kysely<Database>, args: ParsedQueryArgs<'for
     .where('objekt_id', '=', args.id)
     .orderBy('position')
     .execute();
-  return rows.map((r) => ({ titel: r.titel, aktion: r.aktion ? (JSON.parse(r.aktion) as unknown) : null }));
+  return rows.map((r) => ({
+    titel: r.titel,
+    aktion: r.aktion ? (JSON.parse(r.aktion) as unknown) : null,
+  }));
 }
 
-export async function search(db: Kysely<Database>, args: ParsedQueryArgs<'search'>): Promise<QueryResults['search']> {
+export async function search(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'search'>,
+): Promise<QueryResults['search']> {
   const text = args.text.trim();
   const starts = prefixPattern(text.toLocaleLowerCase('de'));
   const contains = `%${prefixPattern(text)}`;
@@ -103,15 +168,32 @@ export async function search(db: Kysely<Database>, args: ParsedQueryArgs<'search
       .execute(),
     db
       .selectFrom('courses')
-      .select(['id', sql<string>`coalesce(course_number, '') || ' ' || coalesce(title, '')`.as('label')])
-      .where((eb) => eb.or([sql<boolean>`title LIKE ${contains} ESCAPE '\\'`, sql<boolean>`course_number LIKE ${contains} ESCAPE '\\'`]))
+      .select([
+        'id',
+        sql<string>`coalesce(course_number, '') || ' ' || coalesce(title, '')`.as('label'),
+      ])
+      .where((eb) =>
+        eb.or([
+          sql<boolean>`title LIKE ${contains} ESCAPE '\\'`,
+          sql<boolean>`course_number LIKE ${contains} ESCAPE '\\'`,
+        ]),
+      )
       .orderBy('first_date')
       .limit(args.limit)
       .execute(),
     db
       .selectFrom('participations')
-      .select(['id', 'course_id as courseId', sql<string>`coalesce(last_name, '') || ', ' || coalesce(first_name, '')`.as('label')])
-      .where((eb) => eb.or([sql<boolean>`last_name LIKE ${starts} ESCAPE '\\' COLLATE NOCASE`, sql<boolean>`first_name LIKE ${starts} ESCAPE '\\' COLLATE NOCASE`]))
+      .select([
+        'id',
+        'course_id as courseId',
+        sql<string>`coalesce(last_name, '') || ', ' || coalesce(first_name, '')`.as('label'),
+      ])
+      .where((eb) =>
+        eb.or([
+          sql<boolean>`last_name LIKE ${starts} ESCAPE '\\' COLLATE NOCASE`,
+          sql<boolean>`first_name LIKE ${starts} ESCAPE '\\' COLLATE NOCASE`,
+        ]),
+      )
       .orderBy('last_name')
       .limit(args.limit)
       .execute(),

@@ -4,7 +4,10 @@ import type { Database } from '../db/schema';
 import { searchKey } from '../db/rows';
 import { asBool, currentAttributes, prefixRange } from './record';
 
-export async function listPersonnel(db: Kysely<Database>, args: ParsedQueryArgs<'personnel.list'>): Promise<QueryResults['personnel.list']> {
+export async function listPersonnel(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'personnel.list'>,
+): Promise<QueryResults['personnel.list']> {
   let query = db.selectFrom('users');
   if (args.search?.trim()) {
     const [low, high] = prefixRange(searchKey(args.search));
@@ -20,22 +23,44 @@ export async function listPersonnel(db: Kysely<Database>, args: ParsedQueryArgs<
   if (args.qualification) {
     const qualification = args.qualification;
     query = query.where('id', 'in', (eb) =>
-      eb.selectFrom('qualifikationen').select('user_id').where((q) => q.or([q('name_kurz', '=', qualification), q('name', '=', qualification)])),
+      eb
+        .selectFrom('qualifikationen')
+        .select('user_id')
+        .where((q) => q.or([q('name_kurz', '=', qualification), q('name', '=', qualification)])),
     );
   }
-  const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const order = args.sort === 'ort' ? (['ort', 'sort_name'] as const) : args.sort === 'status' ? (['status', 'sort_name'] as const) : (['sort_name'] as const);
+  const total = Number(
+    (await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  );
+  const order =
+    args.sort === 'ort'
+      ? (['ort', 'sort_name'] as const)
+      : args.sort === 'status'
+        ? (['status', 'sort_name'] as const)
+        : (['sort_name'] as const);
   let rows = query.select(['id', 'vorname', 'nachname', 'status', 'email', 'ort', 'mitgliednr']);
   for (const column of order) rows = rows.orderBy(column);
   const people = await rows.orderBy('id').limit(args.limit).offset(args.offset).execute();
-  const qualis = await qualificationsOf(db, people.map((p) => p.id));
+  const qualis = await qualificationsOf(
+    db,
+    people.map((p) => p.id),
+  );
   return { total, items: people.map((p) => ({ ...p, qualifikationen: qualis.get(p.id) ?? [] })) };
 }
 
-async function qualificationsOf(db: Kysely<Database>, userIds: string[]): Promise<Map<string, string[]>> {
+async function qualificationsOf(
+  db: Kysely<Database>,
+  userIds: string[],
+): Promise<Map<string, string[]>> {
   const byUser = new Map<string, string[]>();
   if (!userIds.length) return byUser;
-  const rows = await db.selectFrom('qualifikationen').select(['user_id', 'name_kurz', 'name']).where('user_id', 'in', userIds).orderBy('user_id').orderBy('idx').execute();
+  const rows = await db
+    .selectFrom('qualifikationen')
+    .select(['user_id', 'name_kurz', 'name'])
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
+    .orderBy('idx')
+    .execute();
   for (const row of rows) {
     const label = row.name_kurz ?? row.name;
     if (!label) continue;
@@ -49,10 +74,31 @@ export async function getPerson(db: Kysely<Database>, id: string): Promise<Perso
   if (!person) return null;
   const [qualis, organisation, ausbildungen, checks, honours] = await Promise.all([
     qualificationsOf(db, [id]),
-    person.organisation_id ? db.selectFrom('organisations').select('name').where('id', '=', person.organisation_id).executeTakeFirst() : undefined,
-    db.selectFrom('ausbildungen').select(['id', 'bezeichnung', 'datum', 'gueltig_bis']).where('user_id', '=', id).orderBy('datum', 'desc').execute(),
-    db.selectFrom('ueberpruefungen').select(['id', 'bezeichnung', 'bestanden', 'letzte_pruefung', 'naechste_pruefung']).where('user_id', '=', id).orderBy('naechste_pruefung').execute(),
-    db.selectFrom('ehrungen').select(['id', 'bezeichnung', 'datum']).where('user_id', '=', id).orderBy('datum', 'desc').execute(),
+    person.organisation_id
+      ? db
+          .selectFrom('organisations')
+          .select('name')
+          .where('id', '=', person.organisation_id)
+          .executeTakeFirst()
+      : undefined,
+    db
+      .selectFrom('ausbildungen')
+      .select(['id', 'bezeichnung', 'datum', 'gueltig_bis'])
+      .where('user_id', '=', id)
+      .orderBy('datum', 'desc')
+      .execute(),
+    db
+      .selectFrom('ueberpruefungen')
+      .select(['id', 'bezeichnung', 'bestanden', 'letzte_pruefung', 'naechste_pruefung'])
+      .where('user_id', '=', id)
+      .orderBy('naechste_pruefung')
+      .execute(),
+    db
+      .selectFrom('ehrungen')
+      .select(['id', 'bezeichnung', 'datum'])
+      .where('user_id', '=', id)
+      .orderBy('datum', 'desc')
+      .execute(),
   ]);
   const item: PersonListItem = {
     id: person.id,
@@ -75,6 +121,10 @@ export async function getPerson(db: Kysely<Database>, id: string): Promise<Perso
 }
 
 export async function countByStatus(db: Kysely<Database>): Promise<Record<string, number>> {
-  const rows = await db.selectFrom('users').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
   return Object.fromEntries(rows.map((r) => [r.status ?? '', Number(r.n)]));
 }

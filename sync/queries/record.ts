@@ -6,11 +6,14 @@ export interface StoredRecord {
 
 export function currentAttributes(record: StoredRecord): Record<string, unknown> {
   const base = JSON.parse(record.base) as { attributes?: Record<string, unknown> };
-  const pending = record.pending ? (JSON.parse(record.pending) as { attributes?: Record<string, unknown> }) : null;
+  const pending = record.pending
+    ? (JSON.parse(record.pending) as { attributes?: Record<string, unknown> })
+    : null;
   return { ...(base.attributes ?? {}), ...(pending?.attributes ?? {}) };
 }
 
-export const asBool = (value: number | null): boolean | null => (value === null ? null : value === 1);
+export const asBool = (value: number | null): boolean | null =>
+  value === null ? null : value === 1;
 
 /**
  * The half-open range [low, high) of keys that start with `prefix`: an index range scan where a

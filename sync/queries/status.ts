@@ -15,7 +15,8 @@ const COUNTS: Record<string, string> = {
   helferstunden: 'SELECT count(*) FROM helferstunden',
   helferstunden_anlass: 'SELECT count(*) FROM helferstunden_anlaesse',
   helferstunden_typ: 'SELECT count(*) FROM helferstunden_typen',
-  helferstunden_einstellungen: "SELECT count(*) FROM singletons WHERE key = 'helferstunden_einstellungen'",
+  helferstunden_einstellungen:
+    "SELECT count(*) FROM singletons WHERE key = 'helferstunden_einstellungen'",
   dienst: "SELECT count(*) FROM anlass_referenzen WHERE type = 'dienst'",
   termin: "SELECT count(*) FROM anlass_referenzen WHERE type = 'termin'",
   benachrichtigung: 'SELECT count(*) FROM benachrichtigungen',
@@ -35,9 +36,23 @@ const COUNTS: Record<string, string> = {
 };
 
 export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
-  const counts = Object.fromEntries(Object.entries(COUNTS).map(([type, query]) => [type, sqlite.prepare(query).pluck().get() as number]));
-  const states = sqlite.prepare('SELECT * FROM sync_state ORDER BY collection').all() as SyncStateTable[];
-  const meta = new Map((sqlite.prepare('SELECT key, value FROM replica_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+  const counts = Object.fromEntries(
+    Object.entries(COUNTS).map(([type, query]) => [
+      type,
+      sqlite.prepare(query).pluck().get() as number,
+    ]),
+  );
+  const states = sqlite
+    .prepare('SELECT * FROM sync_state ORDER BY collection')
+    .all() as SyncStateTable[];
+  const meta = new Map(
+    (
+      sqlite.prepare('SELECT key, value FROM replica_meta').all() as {
+        key: string;
+        value: string;
+      }[]
+    ).map((r) => [r.key, r.value]),
+  );
   const lastSync = meta.get('last_sync');
   return {
     counts,

@@ -9,7 +9,9 @@ const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in CASES));
 if (unknown.length) {
-  console.error(`unknown bench case(s): ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
+  console.error(
+    `unknown bench case(s): ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`,
+  );
   process.exit(2);
 }
 for (const name of wanted.length ? wanted : Object.keys(CASES)) {

@@ -35,7 +35,8 @@ export async function syncBench(): Promise<Record<string, unknown>> {
       onRequest: (event) => urls.push(event.url),
     });
     const replica = openReplica(join(dir, 'replica.sqlite'));
-    const sync = () => runSync({ api, replica, options: { profile: 'office' }, requestCount: () => urls.length });
+    const sync = () =>
+      runSync({ api, replica, options: { profile: 'office' }, requestCount: () => urls.length });
 
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
@@ -58,9 +59,15 @@ export async function syncBench(): Promise<Record<string, unknown>> {
     const queries = createQueryService(replica);
     const prefixes = ['M', 'Sch', 'K', 'Be', 'Wa', 'Ho', 'Fr', 'L'];
     const personnelP95 = await p95(200, (i) =>
-      queries.query('personnel.list', { search: prefixes[i % prefixes.length], status: ['aktiv'], limit: 50 }),
+      queries.query('personnel.list', {
+        search: prefixes[i % prefixes.length],
+        status: ['aktiv'],
+        limit: 50,
+      }),
     );
-    const trainerCoursesP95 = await p95(200, () => queries.query('courses.list', { trainerId: trainer.id, limit: 200 }));
+    const trainerCoursesP95 = await p95(200, () =>
+      queries.query('courses.list', { trainerId: trainer.id, limit: 200 }),
+    );
     await replica.close();
 
     const round = (value: number, digits = 3) => Number(value.toFixed(digits));
@@ -96,7 +103,9 @@ async function rawFetchSeconds(urls: readonly string[], token: string): Promise<
   await Promise.all(
     urls.map((url) =>
       limit(async () => {
-        const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' } });
+        const response = await fetch(url, {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.api+json' },
+        });
         JSON.parse(await response.text());
       }),
     ),
@@ -109,20 +118,29 @@ function bulkInsertSeconds(replica: Replica, file: string): number {
   const target = new BetterSqlite3(file);
   target.pragma('journal_mode = WAL');
   const schema = (type: string) =>
-    replica.sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'").all(type) as {
+    replica.sqlite
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'",
+      )
+      .all(type) as {
       name: string;
       sql: string;
     }[];
   const tables = schema('table');
   // The same schema, indexes included: they are part of what an insert costs.
   for (const entry of [...tables, ...schema('index')]) target.exec(entry.sql);
-  const data = tables.map((table) => ({ table, rows: replica.sqlite.prepare(`SELECT * FROM ${table.name}`).raw().all() as unknown[][] }));
+  const data = tables.map((table) => ({
+    table,
+    rows: replica.sqlite.prepare(`SELECT * FROM ${table.name}`).raw().all() as unknown[][],
+  }));
   const started = performance.now();
   target.transaction(() => {
     for (const { table, rows } of data) {
       const first = rows[0];
       if (!first) continue;
-      const insert = target.prepare(`INSERT INTO ${table.name} VALUES (${first.map(() => '?').join(',')})`);
+      const insert = target.prepare(
+        `INSERT INTO ${table.name} VALUES (${first.map(() => '?').join(',')})`,
+      );
       for (const row of rows) insert.run(...row);
     }
   })();

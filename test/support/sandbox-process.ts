@@ -30,7 +30,10 @@ export async function spawnSandbox(args: string[], timeoutMs = 120_000): Promise
   });
   const lines = createInterface({ input: child.stdout! });
   const info = await new Promise<SandboxInfo>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`sandbox did not start in ${timeoutMs} ms: ${stderr}`)),
+      timeoutMs,
+    );
     lines.once('line', (line) => {
       clearTimeout(timer);
       try {

@@ -15,15 +15,23 @@ export interface OracleTarget {
   token: string;
 }
 
-async function getJson(target: OracleTarget, path: string): Promise<{ data: Resource[] | Resource; included?: Resource[]; links?: { next?: string } }> {
+async function getJson(
+  target: OracleTarget,
+  path: string,
+): Promise<{ data: Resource[] | Resource; included?: Resource[]; links?: { next?: string } }> {
   let url: string | undefined = `${target.baseUrl}${path}`;
   const data: Resource[] = [];
   const included: Resource[] = [];
   let single: Resource | undefined;
   while (url) {
     const response = await fetch(url, { headers: { authorization: `Bearer ${target.token}` } });
-    if (!response.ok) throw new Error(`oracle GET ${url}: ${response.status} ${await response.text()}`);
-    const body = (await response.json()) as { data: Resource[] | Resource; included?: Resource[]; links?: { next?: string } };
+    if (!response.ok)
+      throw new Error(`oracle GET ${url}: ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as {
+      data: Resource[] | Resource;
+      included?: Resource[];
+      links?: { next?: string };
+    };
     if (Array.isArray(body.data)) data.push(...body.data);
     else single = body.data;
     included.push(...(body.included ?? []));
@@ -50,11 +58,13 @@ export async function officeExpectation(
 ): Promise<ExpectedReplica> {
   const users = await list(target, '/personal');
   const ausbildungen = users.flatMap((u) =>
-    ((u.attributes.ausbildungen as Record<string, unknown>[] | undefined) ?? []).map(({ id, ...attributes }) => ({
-      type: 'ausbildung',
-      id: String(id),
-      attributes,
-    })),
+    ((u.attributes.ausbildungen as Record<string, unknown>[] | undefined) ?? []).map(
+      ({ id, ...attributes }) => ({
+        type: 'ausbildung',
+        id: String(id),
+        attributes,
+      }),
+    ),
   );
   const ueberpruefungen: Resource[] = [];
   const ehrungen: Resource[] = [];
@@ -62,7 +72,10 @@ export async function officeExpectation(
     ueberpruefungen.push(...(await list(target, `/personal/${user.id}/ueberpruefungen`)));
     ehrungen.push(...(await list(target, `/personal/${user.id}/ehrungen`)));
   }
-  const courses = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}`);
+  const courses = await list(
+    target,
+    `/courses?filter[from]=${window.from}&filter[until]=${window.until}`,
+  );
   const participations: Resource[] = [];
   const customfields: Resource[] = [];
   for (const course of courses) {
@@ -83,21 +96,34 @@ export async function officeExpectation(
       courses,
       participations,
       customfields,
-      helferstunden: await list(target, `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`),
+      helferstunden: await list(
+        target,
+        `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`,
+      ),
     },
   };
 }
 
 /** Asserts that every table holds exactly the expected records, with the service's attributes as their base. */
-export function expectReplicaToMatch(sqlite: BetterSqlite3.Database, expected: ExpectedReplica): void {
+export function expectReplicaToMatch(
+  sqlite: BetterSqlite3.Database,
+  expected: ExpectedReplica,
+): void {
   for (const [table, resources] of Object.entries(expected.tables)) {
-    const rows = sqlite.prepare(`SELECT id, base FROM ${table}`).all() as { id: string; base: string }[];
+    const rows = sqlite.prepare(`SELECT id, base FROM ${table}`).all() as {
+      id: string;
+      base: string;
+    }[];
     const replicaIds = rows.map((r) => r.id).sort();
     const serviceIds = [...new Set(resources.map((r) => r.id))].sort();
     expect(replicaIds, `ids of ${table}`).toEqual(serviceIds);
-    const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.base) as { attributes: Record<string, unknown> }]));
+    const byId = new Map(
+      rows.map((r) => [r.id, JSON.parse(r.base) as { attributes: Record<string, unknown> }]),
+    );
     for (const resource of resources) {
-      expect(byId.get(resource.id)?.attributes, `${table} ${resource.id}`).toEqual(resource.attributes);
+      expect(byId.get(resource.id)?.attributes, `${table} ${resource.id}`).toEqual(
+        resource.attributes,
+      );
     }
   }
 }

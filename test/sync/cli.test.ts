@@ -53,7 +53,16 @@ describe('vorort sync / status', () => {
 
   it('a sync killed mid-pull leaves a replica that the next sync completes', async () => {
     const db = join(dir, 'killed.sqlite');
-    const args = ['sync', '--server', sandbox.baseUrl, '--token', office.accessToken, '--db', db, '--json'];
+    const args = [
+      'sync',
+      '--server',
+      sandbox.baseUrl,
+      '--token',
+      office.accessToken,
+      '--db',
+      db,
+      '--json',
+    ];
     const killed = await vorort(args, (line, kill) => {
       if (line.includes('"collection":"participations"')) kill();
     });
@@ -62,23 +71,46 @@ describe('vorort sync / status', () => {
 
     const resumed = await vorort(args);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const summary = JSON.parse(resumed.stdout.at(-1)!) as { ok: boolean; requests: number; seconds: number };
+    const summary = JSON.parse(resumed.stdout.at(-1)!) as {
+      ok: boolean;
+      requests: number;
+      seconds: number;
+    };
     expect(summary.ok).toBe(true);
     expect(summary.requests).toBeGreaterThan(0);
 
     const replica = openReplica(db);
     try {
       const target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
-      expectReplicaToMatch(replica.sqlite, await officeExpectation(target, courseWindow(DEFAULT_SYNC_OPTIONS), DEFAULT_SYNC_OPTIONS.hoursHistoryStart));
+      expectReplicaToMatch(
+        replica.sqlite,
+        await officeExpectation(
+          target,
+          courseWindow(DEFAULT_SYNC_OPTIONS),
+          DEFAULT_SYNC_OPTIONS.hoursHistoryStart,
+        ),
+      );
     } finally {
       await replica.close();
     }
 
     const status = await vorort(['status', '--db', db, '--json']);
     expect(status.code).toBe(0);
-    const parsed = JSON.parse(status.stdout[0]!) as { counts: Record<string, number>; lastSync: { ok: boolean } | null };
+    const parsed = JSON.parse(status.stdout[0]!) as {
+      counts: Record<string, number>;
+      lastSync: { ok: boolean } | null;
+    };
     expect(parsed.counts.user).toBeGreaterThan(40);
-    for (const type of ['course', 'participation', 'helferstunden', 'helferstunden_anlass', 'kalender', 'benachrichtigung', 'customfield', 'client']) {
+    for (const type of [
+      'course',
+      'participation',
+      'helferstunden',
+      'helferstunden_anlass',
+      'kalender',
+      'benachrichtigung',
+      'customfield',
+      'client',
+    ]) {
       expect(parsed.counts[type], type).toBeGreaterThan(0);
     }
     expect(parsed.lastSync?.ok).toBe(true);
@@ -98,7 +130,15 @@ describe('vorort sync / status', () => {
     expect(wrongToken.code).toBe(4);
     expect(wrongToken.stderr).toMatch(/401/);
 
-    const unreachable = await vorort(['sync', '--server', 'http://127.0.0.1:9/core/v1', '--db', db, '--token', 'x']);
+    const unreachable = await vorort([
+      'sync',
+      '--server',
+      'http://127.0.0.1:9/core/v1',
+      '--db',
+      db,
+      '--token',
+      'x',
+    ]);
     expect(unreachable.code).toBe(3);
 
     const missing = await vorort(['status', '--db', join(dir, 'nothing.sqlite')]);

@@ -9,7 +9,12 @@ import { openReplica, type Replica } from '../../sync/db/open';
 import { courseWindow } from '../../sync/pull/collections/courses';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '../../sync/pull/options';
-import { expectReplicaToMatch, list, officeExpectation, type OracleTarget } from '../support/service-oracle';
+import {
+  expectReplicaToMatch,
+  list,
+  officeExpectation,
+  type OracleTarget,
+} from '../support/service-oracle';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -29,7 +34,12 @@ function tokenOf(sandbox: Sandbox, role: 'office' | 'trainer' | 'member') {
   return user;
 }
 
-async function syncOnce(sandbox: Sandbox, replica: Replica, options: Partial<SyncOptions> = {}, token = tokenOf(sandbox, 'office').accessToken) {
+async function syncOnce(
+  sandbox: Sandbox,
+  replica: Replica,
+  options: Partial<SyncOptions> = {},
+  token = tokenOf(sandbox, 'office').accessToken,
+) {
   let requests = 0;
   const api = createApiClient({
     baseUrl: sandbox.baseUrl,
@@ -39,7 +49,12 @@ async function syncOnce(sandbox: Sandbox, replica: Replica, options: Partial<Syn
       requests += 1;
     },
   });
-  return runSync({ api, replica, options: { profile: 'office', ...options }, requestCount: () => requests });
+  return runSync({
+    api,
+    replica,
+    options: { profile: 'office', ...options },
+    requestCount: () => requests,
+  });
 }
 
 const window = courseWindow(DEFAULT_SYNC_OPTIONS);
@@ -48,10 +63,14 @@ const hoursFrom = DEFAULT_SYNC_OPTIONS.hoursHistoryStart;
 async function write(target: OracleTarget, method: string, path: string, body?: unknown) {
   const response = await fetch(`${target.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/vnd.api+json' },
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      'content-type': 'application/vnd.api+json',
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? null : ((await response.json()) as { data: { id: string } });
 }
 
@@ -89,25 +108,45 @@ describe.each([
   it('follows creates, updates and deletes made on the service by someone else', async () => {
     const people = await list(target, '/personal');
     const [changed, removed] = people;
-    const trainee = people.find((p) => ((p.attributes.ausbildungen as unknown[]) ?? []).length > 0)!;
+    const trainee = people.find(
+      (p) => ((p.attributes.ausbildungen as unknown[]) ?? []).length > 0,
+    )!;
     const trainingId = String((trainee.attributes.ausbildungen as { id: string }[])[0]!.id);
-    await write(target, 'POST', '/personal', { data: { type: 'user', attributes: { vorname: 'Neu', nachname: 'Angelegt' } } });
-    await write(target, 'PATCH', `/personal/${changed!.id}`, { data: { type: 'user', id: changed!.id, attributes: { ort: 'Geändertstadt' } } });
+    await write(target, 'POST', '/personal', {
+      data: { type: 'user', attributes: { vorname: 'Neu', nachname: 'Angelegt' } },
+    });
+    await write(target, 'PATCH', `/personal/${changed!.id}`, {
+      data: { type: 'user', id: changed!.id, attributes: { ort: 'Geändertstadt' } },
+    });
     await write(target, 'DELETE', `/personal/${trainee.id}/ausbildungen/${trainingId}`);
     sandbox.store.remove('user', removed!.id);
 
-    const hours = await list(target, `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`);
-    await write(target, 'PATCH', `/helferstunden/${hours[0]!.id}`, { data: { type: 'helferstunden', id: hours[0]!.id, attributes: { stunden: 7.5 } } });
+    const hours = await list(
+      target,
+      `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`,
+    );
+    await write(target, 'PATCH', `/helferstunden/${hours[0]!.id}`, {
+      data: { type: 'helferstunden', id: hours[0]!.id, attributes: { stunden: 7.5 } },
+    });
     await write(target, 'DELETE', `/helferstunden/${hours[1]!.id}`);
 
-    const courses = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}`);
-    const course = courses.find((c) => c.attributes.status === 'ready' || c.attributes.status === 'draft')!;
+    const courses = await list(
+      target,
+      `/courses?filter[from]=${window.from}&filter[until]=${window.until}`,
+    );
+    const course = courses.find(
+      (c) => c.attributes.status === 'ready' || c.attributes.status === 'draft',
+    )!;
     await write(target, 'POST', `/courses/${course.id}/participations`, {
-      data: { type: 'participation', attributes: { first_name: 'Erika', last_name: 'Nachgemeldet' } },
+      data: {
+        type: 'participation',
+        attributes: { first_name: 'Erika', last_name: 'Nachgemeldet' },
+      },
       included: [],
     });
     const fields = await list(target, `/courses/${course.id}/customfields`);
-    if (fields[0]) await write(target, 'DELETE', `/courses/${course.id}/customfields/${fields[0].id}`);
+    if (fields[0])
+      await write(target, 'DELETE', `/courses/${course.id}/customfields/${fields[0].id}`);
     await write(target, 'POST', `/courses/${course.id}/customfields`, {
       data: { type: 'customfield', attributes: { name: 'Parkplatz', field_type: 'checkbox' } },
     });
@@ -122,9 +161,17 @@ describe.each([
     // An ordinary sync brings creates and updates; deletions of people and hours need the full id scan.
     const incremental = await syncOnce(sandbox, replica);
     expect(incremental.ok, JSON.stringify(incremental.collections)).toBe(true);
-    const ort = replica.sqlite.prepare('SELECT ort FROM users WHERE id = ?').pluck().get(changed!.id);
+    const ort = replica.sqlite
+      .prepare('SELECT ort FROM users WHERE id = ?')
+      .pluck()
+      .get(changed!.id);
     expect(ort).toBe('Geändertstadt');
-    expect(replica.sqlite.prepare('SELECT count(*) FROM ausbildungen WHERE id = ?').pluck().get(trainingId)).toBe(0);
+    expect(
+      replica.sqlite
+        .prepare('SELECT count(*) FROM ausbildungen WHERE id = ?')
+        .pluck()
+        .get(trainingId),
+    ).toBe(0);
 
     const full = await syncOnce(sandbox, replica, { full: true });
     expect(full.ok).toBe(true);
@@ -141,14 +188,22 @@ describe('trainer sync', () => {
       const summary = await syncOnce(sandbox, replica, { profile: 'trainer' }, trainer.accessToken);
       expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
       const target = { baseUrl: sandbox.baseUrl, token: trainer.accessToken };
-      const courses = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainer.id}`);
+      const courses = await list(
+        target,
+        `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainer.id}`,
+      );
       expect(courses.length).toBeGreaterThan(0);
-      const participations = (await Promise.all(courses.map((c) => list(target, `/courses/${c.id}/participations`)))).flat();
+      const participations = (
+        await Promise.all(courses.map((c) => list(target, `/courses/${c.id}/participations`)))
+      ).flat();
       expectReplicaToMatch(replica.sqlite, {
         tables: {
           courses,
           participations,
-          helferstunden: await list(target, `/helferstunden?filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`),
+          helferstunden: await list(
+            target,
+            `/helferstunden?filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`,
+          ),
           users: await list(target, '/personal/selbst'),
         },
       });
@@ -162,7 +217,12 @@ describe('trainer sync', () => {
 describe('paging', () => {
   it('gives the same replica with links.next paging as without', async () => {
     const dump = async (pageSize?: number) => {
-      const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 21, ...(pageSize ? { pageSize } : {}) });
+      const sandbox = await startSandbox({
+        port: 0,
+        scale: 'small',
+        seed: 21,
+        ...(pageSize ? { pageSize } : {}),
+      });
       const replica = openReplica(tempFile(`paging-${pageSize ?? 'off'}.sqlite`));
       try {
         const summary = await syncOnce(sandbox, replica);
@@ -180,14 +240,26 @@ describe('paging', () => {
 
 /** Every table's rows without the columns that record when (not what) was synced, with the sandbox's port masked. */
 function dumpData(replica: Replica): Record<string, unknown[]> {
-  const maskOrigin = (value: unknown) => (typeof value === 'string' ? value.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'ORIGIN') : value);
-  const tables = replica.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta')").pluck().all() as string[];
+  const maskOrigin = (value: unknown) =>
+    typeof value === 'string' ? value.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'ORIGIN') : value;
+  const tables = replica.sqlite
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta')",
+    )
+    .pluck()
+    .all() as string[];
   return Object.fromEntries(
     tables.map((table) => [
       table,
-      (replica.sqlite.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all() as Record<string, unknown>[]).map(
-        ({ synced_at: _synced, details_watermark: _watermark, ...row }) =>
-          Object.fromEntries(Object.entries(row).map(([column, value]) => [column, maskOrigin(value)])),
+      (
+        replica.sqlite.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all() as Record<
+          string,
+          unknown
+        >[]
+      ).map(({ synced_at: _synced, details_watermark: _watermark, ...row }) =>
+        Object.fromEntries(
+          Object.entries(row).map(([column, value]) => [column, maskOrigin(value)]),
+        ),
       ),
     ]),
   );
@@ -202,7 +274,13 @@ describe('failures', () => {
     const replica = openReplica(tempFile('faulty.sqlite'));
     try {
       for (const faults of ['error=0.3', 'malformed=0.3']) {
-        const faulty = await startSandbox({ port: 0, scale: 'small', seed: 8, data: dataFile, faults });
+        const faulty = await startSandbox({
+          port: 0,
+          scale: 'small',
+          seed: 8,
+          data: dataFile,
+          faults,
+        });
         const broken = await syncOnce(faulty, replica);
         expect(broken.ok, `a sync with ${faults} should not have passed`).toBe(false);
         await faulty.close();

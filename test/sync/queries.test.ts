@@ -27,8 +27,17 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vorort-queries-'));
   replica = openReplica(join(dir, 'replica.sqlite'));
   let requests = 0;
-  const api = createApiClient({ baseUrl: sandbox.baseUrl, tokens: staticToken(office.accessToken), onRequest: () => void (requests += 1) });
-  const summary = await runSync({ api, replica, options: { profile: 'office' }, requestCount: () => requests });
+  const api = createApiClient({
+    baseUrl: sandbox.baseUrl,
+    tokens: staticToken(office.accessToken),
+    onRequest: () => void (requests += 1),
+  });
+  const summary = await runSync({
+    api,
+    replica,
+    options: { profile: 'office' },
+    requestCount: () => requests,
+  });
   expect(summary.ok).toBe(true);
   queries = createQueryService(replica);
 });
@@ -46,7 +55,9 @@ describe('personnel', () => {
     const expected = people.filter(
       (p) =>
         p.attributes.status === 'aktiv' &&
-        [p.attributes.nachname, p.attributes.vorname].some((name) => String(name).toLocaleLowerCase('de').startsWith(prefix.toLocaleLowerCase('de'))),
+        [p.attributes.nachname, p.attributes.vorname].some((name) =>
+          String(name).toLocaleLowerCase('de').startsWith(prefix.toLocaleLowerCase('de')),
+        ),
     );
     const result = await queries.query('personnel.list', { search: prefix, status: ['aktiv'] });
     expect(result.total).toBe(expected.length);
@@ -61,18 +72,31 @@ describe('personnel', () => {
     const page = await queries.query('personnel.list', { limit: 10, offset: 10 });
     expect(page.items.map((i) => i.id)).toEqual(all.items.slice(10, 20).map((i) => i.id));
     const qualified = all.items.find((i) => i.qualifikationen.length > 0)!;
-    const byQualification = await queries.query('personnel.list', { qualification: qualified.qualifikationen[0]!, limit: 1000 });
+    const byQualification = await queries.query('personnel.list', {
+      qualification: qualified.qualifikationen[0]!,
+      limit: 1000,
+    });
     expect(byQualification.items.map((i) => i.id)).toContain(qualified.id);
-    expect(byQualification.items.every((i) => i.qualifikationen.includes(qualified.qualifikationen[0]!))).toBe(true);
+    expect(
+      byQualification.items.every((i) => i.qualifikationen.includes(qualified.qualifikationen[0]!)),
+    ).toBe(true);
   });
 
   it('details a person with trainings, checks and honours as the service has them', async () => {
-    const person = (await list(target, '/personal')).find((p) => ((p.attributes.ausbildungen as unknown[]) ?? []).length > 0)!;
+    const person = (await list(target, '/personal')).find(
+      (p) => ((p.attributes.ausbildungen as unknown[]) ?? []).length > 0,
+    )!;
     const detail = await queries.query('personnel.get', { id: person.id });
     expect(detail?.attributes).toEqual(person.attributes);
-    expect(detail?.ausbildungen.map((a) => a.id).sort()).toEqual((person.attributes.ausbildungen as { id: string }[]).map((a) => String(a.id)).sort());
-    expect(detail?.ueberpruefungen.length).toBe((await list(target, `/personal/${person.id}/ueberpruefungen`)).length);
-    expect(detail?.ehrungen.length).toBe((await list(target, `/personal/${person.id}/ehrungen`)).length);
+    expect(detail?.ausbildungen.map((a) => a.id).sort()).toEqual(
+      (person.attributes.ausbildungen as { id: string }[]).map((a) => String(a.id)).sort(),
+    );
+    expect(detail?.ueberpruefungen.length).toBe(
+      (await list(target, `/personal/${person.id}/ueberpruefungen`)).length,
+    );
+    expect(detail?.ehrungen.length).toBe(
+      (await list(target, `/personal/${person.id}/ehrungen`)).length,
+    );
     expect(await queries.query('personnel.get', { id: 'nobody' })).toBeNull();
   });
 
@@ -86,33 +110,54 @@ describe('personnel', () => {
 describe('courses', () => {
   it('lists a trainer’s courses with participant counts that match the service', async () => {
     const trainer = sandbox.users.find((u) => u.role === 'trainer')!;
-    const expected = (await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainer.id}`)).map((c) => c.id);
+    const expected = (
+      await list(
+        target,
+        `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainer.id}`,
+      )
+    ).map((c) => c.id);
     const result = await queries.query('courses.list', { trainerId: trainer.id, limit: 500 });
     expect(result.items.map((c) => c.id).sort()).toEqual(expected.sort());
     for (const course of result.items) {
       const participations = await list(target, `/courses/${course.id}/participations`);
-      expect(course.participants, course.id).toBe(participations.filter((p) => p.attributes.status !== 'cancelled').length);
+      expect(course.participants, course.id).toBe(
+        participations.filter((p) => p.attributes.status !== 'cancelled').length,
+      );
     }
     const dates = result.items.map((c) => c.firstDate ?? '');
     expect(dates).toEqual([...dates].sort());
   });
 
   it('details a course with dates, trainers, custom fields and participants', async () => {
-    const [course] = await list(target, `/courses?filter[from]=${window.from}&filter[until]=${window.until}`);
+    const [course] = await list(
+      target,
+      `/courses?filter[from]=${window.from}&filter[until]=${window.until}`,
+    );
     const detail = await queries.query('courses.get', { id: course!.id });
     expect(detail?.attributes).toEqual(course!.attributes);
-    expect(detail?.dates.length).toBe((course!.relationships as { dates: { data: unknown[] } }).dates.data.length);
-    expect(detail?.customfields.length).toBe((await list(target, `/courses/${course!.id}/customfields`)).length);
+    expect(detail?.dates.length).toBe(
+      (course!.relationships as { dates: { data: unknown[] } }).dates.data.length,
+    );
+    expect(detail?.customfields.length).toBe(
+      (await list(target, `/courses/${course!.id}/customfields`)).length,
+    );
     const participants = await queries.query('participations.list', { courseId: course!.id });
-    expect(participants.map((p) => p.id).sort()).toEqual((await list(target, `/courses/${course!.id}/participations`)).map((p) => p.id).sort());
+    expect(participants.map((p) => p.id).sort()).toEqual(
+      (await list(target, `/courses/${course!.id}/participations`)).map((p) => p.id).sort(),
+    );
   });
 });
 
 describe('hours and the rest', () => {
   it('lists and sums hours per person and type', async () => {
-    const hours = await list(target, `/helferstunden?filter[eigene]=false&filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`);
+    const hours = await list(
+      target,
+      `/helferstunden?filter[eigene]=false&filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`,
+    );
     const user = (hours[0]!.relationships as { user: { data: { id: string } } }).user.data.id;
-    const own = hours.filter((h) => (h.relationships as { user: { data: { id: string } } }).user.data.id === user);
+    const own = hours.filter(
+      (h) => (h.relationships as { user: { data: { id: string } } }).user.data.id === user,
+    );
     const listed = await queries.query('hours.list', { userId: user, limit: 1000 });
     expect(listed.total).toBe(own.length);
     const sum = own.reduce((total, h) => total + Number(h.attributes.stunden), 0);
@@ -123,15 +168,21 @@ describe('hours and the rest', () => {
   });
 
   it('answers the small screens from the replica', async () => {
-    expect((await queries.query('calendars.list', {})).length).toBe((await list(target, '/kalender')).length);
-    expect((await queries.query('notifications.list', {})).length).toBe((await list(target, '/benachrichtigungen')).length);
+    expect((await queries.query('calendars.list', {})).length).toBe(
+      (await list(target, '/kalender')).length,
+    );
+    expect((await queries.query('notifications.list', {})).length).toBe(
+      (await list(target, '/benachrichtigungen')).length,
+    );
     const reference = await queries.query('reference.get', {});
     expect(reference.organisation?.name).toBeTruthy();
     expect(reference.taxRates.length).toBe((await list(target, '/steuersaetze')).length);
     const clients = await queries.query('clients.list', {});
     expect(clients.length).toBe((await list(target, '/clients')).length);
     const client = clients.find((c) => c.participants > 0)!;
-    expect((await queries.query('clients.participants', { clientId: client.id })).length).toBe(client.participants);
+    expect((await queries.query('clients.participants', { clientId: client.id })).length).toBe(
+      client.participants,
+    );
     const status = await queries.query('sync.status', {});
     expect(status.counts.user).toBe((await list(target, '/personal')).length);
     expect(status.lastSync?.ok).toBe(true);
@@ -146,8 +197,12 @@ describe('hours and the rest', () => {
 
 describe('arguments', () => {
   it('refuses invalid arguments with a readable error before touching the replica', async () => {
-    await expect(queries.query('personnel.list', { status: ['boss'] } as never)).rejects.toThrow(InvalidQueryError);
-    await expect(queries.query('courses.list', { from: '1.1.2026' })).rejects.toThrow(/expected a date YYYY-MM-DD/);
+    await expect(queries.query('personnel.list', { status: ['boss'] } as never)).rejects.toThrow(
+      InvalidQueryError,
+    );
+    await expect(queries.query('courses.list', { from: '1.1.2026' })).rejects.toThrow(
+      /expected a date YYYY-MM-DD/,
+    );
     await expect(queries.query('nonsense' as never, {} as never)).rejects.toThrow(/unknown query/);
   });
 });

@@ -15,7 +15,15 @@ import {
   uvtRow,
   type ServiceResource,
 } from '../../db/rows';
-import { applyInChunks, forEachLimited, guardMassDeletion, isGone, missingIds, runCollection, type PullContext } from '../context';
+import {
+  applyInChunks,
+  forEachLimited,
+  guardMassDeletion,
+  isGone,
+  missingIds,
+  runCollection,
+  type PullContext,
+} from '../context';
 import type { SyncOptions } from '../options';
 import { replaceRows } from './whole';
 
@@ -26,7 +34,9 @@ export interface CourseWindow {
   until: string;
 }
 
-export function courseWindow(options: Pick<SyncOptions, 'today' | 'courseMonthsBack' | 'courseMonthsAhead'>): CourseWindow {
+export function courseWindow(
+  options: Pick<SyncOptions, 'today' | 'courseMonthsBack' | 'courseMonthsAhead'>,
+): CourseWindow {
   const today = options.today();
   return {
     from: format(addMonths(today, -options.courseMonthsBack), 'yyyy-MM-dd'),
@@ -59,26 +69,46 @@ export function pullCourses(ctx: PullContext) {
     const { writer } = ctx;
     const ofType = (type: string) => included.filter((r) => r.type === type);
     writer.transaction(() => {
-      writer.upsert('course_types', ofType('course_type').map((r) => courseTypeRow(r, ctx.syncedAt)));
-      writer.upsert('clients', ofType('client').map((r) => clientRow(r, ctx.syncedAt)));
-      writer.upsert('addresses', ofType('address').map((r) => addressRow(r, ctx.syncedAt)));
+      writer.upsert(
+        'course_types',
+        ofType('course_type').map((r) => courseTypeRow(r, ctx.syncedAt)),
+      );
+      writer.upsert(
+        'clients',
+        ofType('client').map((r) => clientRow(r, ctx.syncedAt)),
+      );
+      writer.upsert(
+        'addresses',
+        ofType('address').map((r) => addressRow(r, ctx.syncedAt)),
+      );
     });
     await applyInChunks(ctx, 'courses', courses, (chunk) => {
-      writer.upsert('courses', chunk.map((c) => courseRow(c, datesOf(c), ctx.syncedAt)));
+      writer.upsert(
+        'courses',
+        chunk.map((c) => courseRow(c, datesOf(c), ctx.syncedAt)),
+      );
       const ids = chunk.map((c) => c.id);
       writer.deleteWhereIn('course_dates', 'course_id', ids);
-      writer.upsert('course_dates', chunk.flatMap((c) => datesOf(c).map((d) => courseDateRow(d, c.id, ctx.syncedAt))));
+      writer.upsert(
+        'course_dates',
+        chunk.flatMap((c) => datesOf(c).map((d) => courseDateRow(d, c.id, ctx.syncedAt))),
+      );
       writer.deleteWhereIn('course_trainers', 'course_id', ids);
       writer.upsert(
         'course_trainers',
-        chunk.flatMap((c) => relatedIds(c, 'trainers').map((userId) => ({ course_id: c.id, user_id: userId }))),
+        chunk.flatMap((c) =>
+          relatedIds(c, 'trainers').map((userId) => ({ course_id: c.id, user_id: userId })),
+        ),
       );
     });
 
     // Replace inside the window: a course of the window that the service no longer lists is gone.
     const inWindow = {
       where: 'first_date < ? AND last_date >= ?',
-      params: [format(addDays(new Date(`${window.until}T00:00:00Z`), 1), 'yyyy-MM-dd'), window.from],
+      params: [
+        format(addDays(new Date(`${window.until}T00:00:00Z`), 1), 'yyyy-MM-dd'),
+        window.from,
+      ],
     };
     const gone = missingIds(ctx, 'courses', new Set(courses.map((c) => c.id)), inWindow);
     const inWindowCount = ctx.replica.sqlite
@@ -98,7 +128,10 @@ function perCourse(
   work: (courseId: string) => Promise<{ records: number; deleted: number }>,
 ) {
   return runCollection(ctx, collection, async () => {
-    const courseIds = ctx.replica.sqlite.prepare('SELECT id FROM courses ORDER BY id').pluck().all() as string[];
+    const courseIds = ctx.replica.sqlite
+      .prepare('SELECT id FROM courses ORDER BY id')
+      .pluck()
+      .all() as string[];
     let records = 0;
     let deleted = 0;
     let done = 0;
@@ -110,7 +143,9 @@ function perCourse(
       } catch (error) {
         if (!isGone(error)) throw error;
         // The course was deleted on the service: so is it here, with its participants and fields.
-        deleted += ctx.writer.transaction(() => ctx.writer.deleteWhereIn('courses', 'id', [courseId]));
+        deleted += ctx.writer.transaction(() =>
+          ctx.writer.deleteWhereIn('courses', 'id', [courseId]),
+        );
       }
       done += 1;
       ctx.progress({ collection, done, total: courseIds.length });

@@ -4,7 +4,13 @@
 // service no longer lists. Occasions, types and the occasions' events come in `included`.
 import { addMonths, format, parseISO } from 'date-fns';
 import { collectPages, type Page } from '../../api';
-import { anlassReferenzRow, anlassRow, helferstundenRow, helferstundenTypRow, type ServiceResource } from '../../db/rows';
+import {
+  anlassReferenzRow,
+  anlassRow,
+  helferstundenRow,
+  helferstundenTypRow,
+  type ServiceResource,
+} from '../../db/rows';
 import {
   applyInChunks,
   guardMassDeletion,
@@ -54,11 +60,21 @@ export function pullHours(ctx: PullContext) {
     let deleted = 0;
     if (fullScan) {
       // Windows are fetched a few ahead (answers whole, in order: the first one's clock is the watermark).
-      const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, (window) => collectPages(fetchHours(ctx, window)));
+      const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, (window) =>
+        collectPages(fetchHours(ctx, window)),
+      );
       for await (const answer of windows) {
-        await apply({ data: answer.data, included: answer.included, serverDate: answer.serverDate, url: '' });
+        await apply({
+          data: answer.data,
+          included: answer.included,
+          serverDate: answer.serverDate,
+          url: '',
+        });
       }
-      const scope = ctx.options.profile === 'trainer' ? { where: 'user_id = ?', params: [ctx.selfId] } : undefined;
+      const scope =
+        ctx.options.profile === 'trainer'
+          ? { where: 'user_id = ?', params: [ctx.selfId] }
+          : undefined;
       const gone = missingIds(ctx, 'helferstunden', seen, scope);
       const existing = ctx.replica.sqlite
         .prepare(`SELECT count(*) FROM helferstunden${scope ? ` WHERE ${scope.where}` : ''}`)
@@ -90,7 +106,11 @@ export function historyWindows(ctx: PullContext): HoursQuery[] {
   while (start < today) {
     const end = addMonths(start, ctx.options.hoursWindowMonths);
     // Windows share their boundary day: an entry on it may come twice, and upserts make that harmless.
-    windows.push(end < today ? { von: format(start, 'yyyy-MM-dd'), bis: format(end, 'yyyy-MM-dd') } : { von: format(start, 'yyyy-MM-dd') });
+    windows.push(
+      end < today
+        ? { von: format(start, 'yyyy-MM-dd'), bis: format(end, 'yyyy-MM-dd') }
+        : { von: format(start, 'yyyy-MM-dd') },
+    );
     start = end;
   }
   if (windows.length === 0) windows.push({ von: ctx.options.hoursHistoryStart });
@@ -101,17 +121,30 @@ async function applyPage(ctx: PullContext, page: Page<ServiceResource>, progress
   const { writer } = ctx;
   const ofType = (...types: string[]) => page.included.filter((r) => types.includes(r.type));
   writer.transaction(() => {
-    writer.upsert('helferstunden_typen', ofType('helferstunden_typ').map((r) => helferstundenTypRow(r, ctx.syncedAt)));
-    writer.upsert('anlass_referenzen', ofType('dienst', 'termin').map((r) => anlassReferenzRow(r, ctx.syncedAt)));
+    writer.upsert(
+      'helferstunden_typen',
+      ofType('helferstunden_typ').map((r) => helferstundenTypRow(r, ctx.syncedAt)),
+    );
+    writer.upsert(
+      'anlass_referenzen',
+      ofType('dienst', 'termin').map((r) => anlassReferenzRow(r, ctx.syncedAt)),
+    );
   });
   await applyInChunks(ctx, 'helferstunden', ofType('helferstunden_anlass'), (chunk) =>
-    writer.upsert('helferstunden_anlaesse', chunk.map((r) => anlassRow(r, ctx.syncedAt))),
+    writer.upsert(
+      'helferstunden_anlaesse',
+      chunk.map((r) => anlassRow(r, ctx.syncedAt)),
+    ),
   );
   await applyInChunks(
     ctx,
     'helferstunden',
     page.data,
-    (chunk) => writer.upsert('helferstunden', chunk.map((r) => helferstundenRow(r, ctx.syncedAt))),
+    (chunk) =>
+      writer.upsert(
+        'helferstunden',
+        chunk.map((r) => helferstundenRow(r, ctx.syncedAt)),
+      ),
     progressBase,
   );
 }

@@ -4,7 +4,14 @@
 // rate-limited service. Honours have no change filter: fetched whole and replaced per person.
 import { ehrungRow, ueberpruefungRow, type ServiceResource } from '../../db/rows';
 import { collectPages } from '../../api';
-import { forEachLimited, isGone, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
+import {
+  forEachLimited,
+  isGone,
+  missingIds,
+  runCollection,
+  watermarkAt,
+  type PullContext,
+} from '../context';
 
 const CONCURRENCY = 4;
 
@@ -20,20 +27,27 @@ export function pullPersonDetails(ctx: PullContext) {
   return runCollection(ctx, 'person_details', async (state) => {
     // People are refreshed in batches with their own watermarks; this collection has none of its own,
     // so only the rhythm (or --full) makes a full scan, and only --full takes everyone at once.
-    const fullScan = ctx.options.full || state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery;
+    const fullScan =
+      ctx.options.full || state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery;
     const people = peopleToRefresh(ctx, ctx.options.full);
     let done = 0;
     let records = 0;
     let deleted = 0;
     await forEachLimited(people, CONCURRENCY, async (person) => {
       try {
-        const details = await fetchDetails(ctx, person.id, fullScan ? null : person.details_watermark);
+        const details = await fetchDetails(
+          ctx,
+          person.id,
+          fullScan ? null : person.details_watermark,
+        );
         deleted += ctx.writer.transaction(() => applyDetails(ctx, details));
         records += details.checks.length + details.honours.length;
       } catch (error) {
         if (!isGone(error)) throw error;
         // The person was deleted on the service: so are they here (their details cascade).
-        deleted += ctx.writer.transaction(() => ctx.writer.deleteWhereIn('users', 'id', [person.id]));
+        deleted += ctx.writer.transaction(() =>
+          ctx.writer.deleteWhereIn('users', 'id', [person.id]),
+        );
       }
       done += 1;
       ctx.progress({ collection: 'person_details', done, total: people.length });
@@ -45,13 +59,17 @@ export function pullPersonDetails(ctx: PullContext) {
 function peopleToRefresh(ctx: PullContext, everyone: boolean) {
   const { sqlite } = ctx.replica;
   if (ctx.options.profile === 'trainer') {
-    return sqlite.prepare('SELECT id, details_watermark FROM users WHERE id = ?').all(ctx.selfId) as Person[];
+    return sqlite
+      .prepare('SELECT id, details_watermark FROM users WHERE id = ?')
+      .all(ctx.selfId) as Person[];
   }
   const order = 'ORDER BY details_watermark IS NOT NULL, details_watermark, id';
   return (
     everyone
       ? sqlite.prepare(`SELECT id, details_watermark FROM users ${order}`).all()
-      : sqlite.prepare(`SELECT id, details_watermark FROM users ${order} LIMIT ?`).all(ctx.options.personDetailsPerSync)
+      : sqlite
+          .prepare(`SELECT id, details_watermark FROM users ${order} LIMIT ?`)
+          .all(ctx.options.personDetailsPerSync)
   ) as Person[];
 }
 
@@ -60,10 +78,17 @@ interface Person {
   details_watermark: string | null;
 }
 
-async function fetchDetails(ctx: PullContext, userId: string, watermark: string | null): Promise<PersonDetails> {
+async function fetchDetails(
+  ctx: PullContext,
+  userId: string,
+  watermark: string | null,
+): Promise<PersonDetails> {
   const signal = ctx.signal;
   const checks = await collectPages(
-    ctx.api.listUeberpruefungen(userId, { ...(watermark ? { updatedSince: watermark } : {}), signal }),
+    ctx.api.listUeberpruefungen(userId, {
+      ...(watermark ? { updatedSince: watermark } : {}),
+      signal,
+    }),
   );
   const honours = await collectPages(ctx.api.listEhrungen(userId, { signal }));
   return {
@@ -82,13 +107,29 @@ function applyDetails(ctx: PullContext, details: PersonDetails): number {
   const idsOf = (records: ServiceResource[]) => new Set(records.map((r) => r.id));
   let removed = 0;
   if (details.checksComplete) {
-    removed += writer.deleteWhereIn('ueberpruefungen', 'id', missingIds(ctx, 'ueberpruefungen', idsOf(details.checks), ofPerson));
+    removed += writer.deleteWhereIn(
+      'ueberpruefungen',
+      'id',
+      missingIds(ctx, 'ueberpruefungen', idsOf(details.checks), ofPerson),
+    );
   }
-  writer.upsert('ueberpruefungen', details.checks.map((c) => ueberpruefungRow(c, details.userId, ctx.syncedAt)));
-  removed += writer.deleteWhereIn('ehrungen', 'id', missingIds(ctx, 'ehrungen', idsOf(details.honours), ofPerson));
-  writer.upsert('ehrungen', details.honours.map((h) => ehrungRow(h, details.userId, ctx.syncedAt)));
+  writer.upsert(
+    'ueberpruefungen',
+    details.checks.map((c) => ueberpruefungRow(c, details.userId, ctx.syncedAt)),
+  );
+  removed += writer.deleteWhereIn(
+    'ehrungen',
+    'id',
+    missingIds(ctx, 'ehrungen', idsOf(details.honours), ofPerson),
+  );
+  writer.upsert(
+    'ehrungen',
+    details.honours.map((h) => ehrungRow(h, details.userId, ctx.syncedAt)),
+  );
   if (details.watermark) {
-    ctx.replica.sqlite.prepare('UPDATE users SET details_watermark = ? WHERE id = ?').run(details.watermark, details.userId);
+    ctx.replica.sqlite
+      .prepare('UPDATE users SET details_watermark = ? WHERE id = ?')
+      .run(details.watermark, details.userId);
   }
   return removed;
 }

@@ -10,20 +10,38 @@ import {
   userRow,
   type ServiceResource,
 } from '../../db/rows';
-import { applyInChunks, guardMassDeletion, isFullScan, missingIds, runCollection, watermarkAt, type PullContext } from '../context';
+import {
+  applyInChunks,
+  guardMassDeletion,
+  isFullScan,
+  missingIds,
+  runCollection,
+  watermarkAt,
+  type PullContext,
+} from '../context';
 
 export function pullPersonal(ctx: PullContext) {
   return runCollection(ctx, 'personal', async (state) => {
     if (ctx.options.profile === 'trainer') {
       const own = await ctx.api.getOwnUser({ signal: ctx.signal });
       await applyUsers(ctx, [own.data], 0);
-      return { records: 1, deleted: 0, fullScan: true, watermark: watermarkAt(ctx, own.serverDate) };
+      return {
+        records: 1,
+        deleted: 0,
+        fullScan: true,
+        watermark: watermarkAt(ctx, own.serverDate),
+      };
     }
 
     let fullScan = isFullScan(ctx, state);
     let pages = await fetchAll(ctx, fullScan ? undefined : (state.watermark ?? undefined));
     // A service clock behind our watermark means a restored service: start over with a full scan.
-    if (!fullScan && state.watermark && pages.serverDate && pages.serverDate.getTime() < Date.parse(state.watermark)) {
+    if (
+      !fullScan &&
+      state.watermark &&
+      pages.serverDate &&
+      pages.serverDate.getTime() < Date.parse(state.watermark)
+    ) {
       fullScan = true;
       pages = await fetchAll(ctx);
     }
@@ -33,7 +51,12 @@ export function pullPersonal(ctx: PullContext) {
       for (const user of page.data) seen.add(user.id);
       const organisations = page.included.filter((r) => r.type === 'organisation');
       if (organisations.length) {
-        ctx.writer.transaction(() => ctx.writer.upsert('organisations', organisations.map((o) => organisationRow(o, ctx.syncedAt))));
+        ctx.writer.transaction(() =>
+          ctx.writer.upsert(
+            'organisations',
+            organisations.map((o) => organisationRow(o, ctx.syncedAt)),
+          ),
+        );
       }
       await applyUsers(ctx, page.data, done);
       done += page.data.length;
@@ -41,7 +64,11 @@ export function pullPersonal(ctx: PullContext) {
     let deleted = 0;
     if (fullScan) {
       const gone = missingIds(ctx, 'users', seen);
-      guardMassDeletion('personal', ctx.replica.sqlite.prepare('SELECT count(*) FROM users').pluck().get() as number, gone.length);
+      guardMassDeletion(
+        'personal',
+        ctx.replica.sqlite.prepare('SELECT count(*) FROM users').pluck().get() as number,
+        gone.length,
+      );
       ctx.writer.transaction(() => {
         deleted = ctx.writer.deleteWhereIn('users', 'id', gone);
       });
@@ -65,21 +92,30 @@ async function fetchAll(ctx: PullContext, updatedSince?: string) {
 }
 
 /** Users with their qualifications and embedded trainings, replaced per user, in chunks. */
-async function applyUsers(ctx: PullContext, users: readonly ServiceResource[], progressBase: number) {
+async function applyUsers(
+  ctx: PullContext,
+  users: readonly ServiceResource[],
+  progressBase: number,
+) {
   const { writer } = ctx;
   await applyInChunks(
     ctx,
     'personal',
     users,
     (chunk) => {
-      writer.upsert('users', chunk.map((u) => userRow(u, ctx.syncedAt)));
+      writer.upsert(
+        'users',
+        chunk.map((u) => userRow(u, ctx.syncedAt)),
+      );
       const ids = chunk.map((u) => u.id);
       writer.deleteWhereIn('qualifikationen', 'user_id', ids);
       writer.upsert('qualifikationen', chunk.flatMap(qualifikationRows));
       writer.deleteWhereIn('ausbildungen', 'user_id', ids);
       writer.upsert(
         'ausbildungen',
-        chunk.flatMap((u) => embeddedAusbildungen(u).map((a) => ausbildungRow(a, u.id, ctx.syncedAt))),
+        chunk.flatMap((u) =>
+          embeddedAusbildungen(u).map((a) => ausbildungRow(a, u.id, ctx.syncedAt)),
+        ),
       );
     },
     progressBase,

@@ -11,7 +11,9 @@ export interface WholeCollection {
   fetch: (signal?: AbortSignal) => AsyncGenerator<Page<ServiceResource>>;
   toRow: (resource: ServiceResource, syncedAt: string) => RowValues;
   /** Other resources that come in `included` and go to their own tables. */
-  included?: Partial<Record<string, { table: TableName; toRow: (r: ServiceResource, syncedAt: string) => RowValues }>>;
+  included?: Partial<
+    Record<string, { table: TableName; toRow: (r: ServiceResource, syncedAt: string) => RowValues }>
+  >;
   /** Limits the replacement to part of the table (e.g. one client's participants). */
   scope?: { where: string; params: unknown[] };
 }
@@ -41,10 +43,22 @@ export async function replaceRows(
   included: readonly ServiceResource[],
 ): Promise<number> {
   const includedRows = Object.entries(spec.included ?? {}).flatMap(([type, target]) =>
-    target ? [{ table: target.table, rows: included.filter((r) => r.type === type).map((r) => target.toRow(r, ctx.syncedAt)) }] : [],
+    target
+      ? [
+          {
+            table: target.table,
+            rows: included.filter((r) => r.type === type).map((r) => target.toRow(r, ctx.syncedAt)),
+          },
+        ]
+      : [],
   );
   const rows = data.map((r) => spec.toRow(r, ctx.syncedAt));
-  const deleteMissing = () => ctx.writer.deleteWhereIn(spec.table, 'id', missingIds(ctx, spec.table, new Set(data.map((r) => r.id)), spec.scope));
+  const deleteMissing = () =>
+    ctx.writer.deleteWhereIn(
+      spec.table,
+      'id',
+      missingIds(ctx, spec.table, new Set(data.map((r) => r.id)), spec.scope),
+    );
   if (rows.length + included.length <= ctx.options.chunkSize) {
     return ctx.writer.transaction(() => {
       for (const { table, rows: related } of includedRows) ctx.writer.upsert(table, related);
@@ -52,7 +66,8 @@ export async function replaceRows(
       return deleteMissing();
     });
   }
-  for (const { table, rows: related } of includedRows) await upsertChunked(ctx, spec.collection, table, related);
+  for (const { table, rows: related } of includedRows)
+    await upsertChunked(ctx, spec.collection, table, related);
   await upsertChunked(ctx, spec.collection, spec.table, rows);
   return ctx.writer.transaction(deleteMissing);
 }
@@ -61,7 +76,9 @@ export async function replaceRows(
 export function pullSingleton(
   ctx: PullContext,
   collection: string,
-  fetch: (signal?: AbortSignal) => Promise<{ type: string; id: string; base: string; included?: readonly ServiceResource[] }>,
+  fetch: (
+    signal?: AbortSignal,
+  ) => Promise<{ type: string; id: string; base: string; included?: readonly ServiceResource[] }>,
 ) {
   return runCollection(ctx, collection, async () => {
     const doc = await fetch(ctx.signal);
