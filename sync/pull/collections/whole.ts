@@ -3,13 +3,13 @@ import type { Page } from '../../api';
 import type { ServiceResource } from '../../db/rows';
 import type { TableName } from '../../db/schema';
 import type { RowValues } from '../../db/writer';
-import { missingIds, runCollection, upsertChunked, type PullContext } from '../context';
+import { runCollection, upsertChunked, type PullContext } from '../context';
 
 export interface WholeCollection {
   collection: string;
   table: TableName;
   fetch: (signal?: AbortSignal) => AsyncGenerator<Page<ServiceResource>>;
-  toRow: (resource: ServiceResource, syncedAt: string) => RowValues;
+  toRow: (resource: ServiceResource, syncedAt: string) => RowValues & { id: string; base: string };
   /** Other resources that come in `included` and go to their own tables. */
   included?: Partial<
     Record<string, { table: TableName; toRow: (r: ServiceResource, syncedAt: string) => RowValues }>
@@ -32,9 +32,10 @@ export function pullWhole(ctx: PullContext, spec: WholeCollection) {
 }
 
 /**
- * Upserts `data` (and its included resources) and removes rows of the table (within scope) that
- * are not in `data`. A small answer (one chunk, as for one course's participants) is applied in
- * one transaction; a large one in chunks.
+ * Makes the table (within scope) hold exactly `data`: reads what is there once, writes only the
+ * records whose base differs and deletes those the service no longer lists; the included
+ * resources go to their own tables. A small answer (one chunk, as for one course's participants)
+ * is applied in one transaction, a large one in chunks.
  */
 export async function replaceRows(
   ctx: PullContext,
@@ -52,24 +53,39 @@ export async function replaceRows(
         ]
       : [],
   );
-  const rows = data.map((r) => spec.toRow(r, ctx.syncedAt));
-  const deleteMissing = () =>
-    ctx.writer.deleteWhereIn(
-      spec.table,
-      'id',
-      missingIds(ctx, spec.table, new Set(data.map((r) => r.id)), spec.scope),
-    );
+  const existing = existingBases(ctx, spec.table, spec.scope);
+  const rows = data
+    .map((r) => spec.toRow(r, ctx.syncedAt))
+    .filter((row) => existing.get(String(row.id)) !== row.base);
+  const listed = new Set(data.map((r) => r.id));
+  const gone = [...existing.keys()].filter((id) => !listed.has(id));
+  const deleteGone = () => ctx.writer.deleteWhereIn(spec.table, 'id', gone);
   if (rows.length + included.length <= ctx.options.chunkSize) {
     return ctx.writer.transaction(() => {
       for (const { table, rows: related } of includedRows) ctx.writer.upsert(table, related);
       ctx.writer.upsert(spec.table, rows);
-      return deleteMissing();
+      return deleteGone();
     });
   }
-  for (const { table, rows: related } of includedRows)
+  for (const { table, rows: related } of includedRows) {
     await upsertChunked(ctx, spec.collection, table, related);
+  }
   await upsertChunked(ctx, spec.collection, spec.table, rows);
-  return ctx.writer.transaction(deleteMissing);
+  return ctx.writer.transaction(deleteGone);
+}
+
+/** id → base of the table's rows within scope. */
+function existingBases(
+  ctx: PullContext,
+  table: TableName,
+  scope?: { where: string; params: unknown[] },
+): Map<string, string> {
+  const sql = `SELECT id, base FROM ${table}${scope ? ` WHERE ${scope.where}` : ''}`;
+  const rows = ctx.replica.sqlite
+    .prepare(sql)
+    .raw()
+    .all(...(scope?.params ?? [])) as [string, string][];
+  return new Map(rows);
 }
 
 /** A single document (the own organisation, the user-info, the own hour settings). */
