@@ -34,6 +34,8 @@ export interface PullContext {
   requestCount(): number;
   progress(event: SyncProgress): void;
   results: Map<string, CollectionResult>;
+  /** "table:id" → base of related records already written in this sync (companies and UVTs recur per course). */
+  writtenRelated: Map<string, string>;
 }
 
 /** What a strategy reports; `watermark` undefined leaves it unchanged, null clears it. */
@@ -65,6 +67,13 @@ export async function applyInChunks<T>(
     await yieldToEventLoop();
   }
 }
+
+/**
+ * Items worked on at once in per-parent collections (one or two requests each). Twice the client's
+ * requests in flight, so that while one answer is applied the next requests already wait for a
+ * free slot: the client, not this loop, bounds what reaches the service.
+ */
+export const PER_ITEM_CONCURRENCY = 8;
 
 /**
  * Runs `work` for every item, at most `concurrency` at a time. Waits for all of them even when one

@@ -15,7 +15,7 @@ import {
 } from '../db/rows';
 import { ReplicaWriter } from '../db/writer';
 import type { CollectionResult, PullContext } from './context';
-import { forEachLimited, runCollection } from './context';
+import { forEachLimited, PER_ITEM_CONCURRENCY, runCollection } from './context';
 import { pullCourses, pullCustomfields, pullParticipations } from './collections/courses';
 import { pullHours } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
@@ -70,6 +70,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     requestCount: input.requestCount,
     progress: input.onProgress ?? (() => {}),
     results: new Map(),
+    writtenRelated: new Map(),
   };
   const requestsBefore = input.requestCount();
   const office = options.profile === 'office';
@@ -216,7 +217,7 @@ function pullClientParticipants(ctx: PullContext) {
       .all() as string[];
     let records = 0;
     let deleted = 0;
-    await forEachLimited(clientIds, 4, async (clientId) => {
+    await forEachLimited(clientIds, PER_ITEM_CONCURRENCY, async (clientId) => {
       const { data } = await collectPages(
         ctx.api.listClientParticipants(clientId, { signal: ctx.signal }),
       );
@@ -258,7 +259,7 @@ function pullForms(ctx: PullContext) {
       ...courseIds.map((id) => ({ typ: 'k' as const, id })),
     ];
     let records = 0;
-    await forEachLimited(objects, 4, async (object) => {
+    await forEachLimited(objects, PER_ITEM_CONCURRENCY, async (object) => {
       const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
       ctx.writer.transaction(() => {
         ctx.replica.sqlite

@@ -21,13 +21,12 @@ import {
   guardMassDeletion,
   isGone,
   missingIds,
+  PER_ITEM_CONCURRENCY,
   runCollection,
   type PullContext,
 } from '../context';
 import type { SyncOptions } from '../options';
 import { replaceRows } from './whole';
-
-const PER_COURSE_CONCURRENCY = 4;
 
 export interface CourseWindow {
   from: string;
@@ -135,7 +134,7 @@ function perCourse(
     let records = 0;
     let deleted = 0;
     let done = 0;
-    await forEachLimited(courseIds, PER_COURSE_CONCURRENCY, async (courseId) => {
+    await forEachLimited(courseIds, PER_ITEM_CONCURRENCY, async (courseId) => {
       try {
         const outcome = await work(courseId);
         records += outcome.records;

@@ -7,13 +7,12 @@ import { collectPages } from '../../api';
 import {
   forEachLimited,
   isGone,
-  missingIds,
+  PER_ITEM_CONCURRENCY,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
-
-const CONCURRENCY = 4;
+import { replaceRows } from './whole';
 
 interface PersonDetails {
   userId: string;
@@ -33,15 +32,17 @@ export function pullPersonDetails(ctx: PullContext) {
     let done = 0;
     let records = 0;
     let deleted = 0;
-    await forEachLimited(people, CONCURRENCY, async (person) => {
+    const watermarks: [string, string][] = [];
+    await forEachLimited(people, PER_ITEM_CONCURRENCY, async (person) => {
       try {
         const details = await fetchDetails(
           ctx,
           person.id,
           fullScan ? null : person.details_watermark,
         );
-        deleted += ctx.writer.transaction(() => applyDetails(ctx, details));
+        deleted += await applyDetails(ctx, details);
         records += details.checks.length + details.honours.length;
+        if (details.watermark) watermarks.push([details.watermark, person.id]);
       } catch (error) {
         if (!isGone(error)) throw error;
         // The person was deleted on the service: so are they here (their details cascade).
@@ -52,6 +53,11 @@ export function pullPersonDetails(ctx: PullContext) {
       done += 1;
       ctx.progress({ collection: 'person_details', done, total: people.length });
     });
+    // All watermarks in one transaction; after a failure the people fetched before it are simply fetched again.
+    const setWatermark = ctx.replica.sqlite.prepare(
+      'UPDATE users SET details_watermark = ? WHERE id = ?',
+    );
+    ctx.writer.transaction(() => watermarks.forEach((entry) => setWatermark.run(...entry)));
     return { records, deleted, fullScan };
   });
 }
@@ -84,13 +90,15 @@ async function fetchDetails(
   watermark: string | null,
 ): Promise<PersonDetails> {
   const signal = ctx.signal;
-  const checks = await collectPages(
-    ctx.api.listUeberpruefungen(userId, {
-      ...(watermark ? { updatedSince: watermark } : {}),
-      signal,
-    }),
-  );
-  const honours = await collectPages(ctx.api.listEhrungen(userId, { signal }));
+  const [checks, honours] = await Promise.all([
+    collectPages(
+      ctx.api.listUeberpruefungen(userId, {
+        ...(watermark ? { updatedSince: watermark } : {}),
+        signal,
+      }),
+    ),
+    collectPages(ctx.api.listEhrungen(userId, { signal })),
+  ]);
   return {
     userId,
     checks: checks.data,
@@ -100,36 +108,40 @@ async function fetchDetails(
   };
 }
 
-/** One person's details in one transaction; returns how many records were removed. */
-function applyDetails(ctx: PullContext, details: PersonDetails): number {
-  const { writer } = ctx;
+/** One person's details, written only where they differ; returns how many records were removed. */
+async function applyDetails(ctx: PullContext, details: PersonDetails): Promise<number> {
   const ofPerson = { where: 'user_id = ?', params: [details.userId] };
-  const idsOf = (records: ServiceResource[]) => new Set(records.map((r) => r.id));
-  let removed = 0;
+  const honours = replaceRows(
+    ctx,
+    {
+      collection: 'person_details',
+      table: 'ehrungen',
+      toRow: (h, syncedAt) => ehrungRow(h, details.userId, syncedAt),
+      scope: ofPerson,
+    },
+    details.honours,
+    [],
+  );
   if (details.checksComplete) {
-    removed += writer.deleteWhereIn(
-      'ueberpruefungen',
-      'id',
-      missingIds(ctx, 'ueberpruefungen', idsOf(details.checks), ofPerson),
+    const checks = replaceRows(
+      ctx,
+      {
+        collection: 'person_details',
+        table: 'ueberpruefungen',
+        toRow: (c, syncedAt) => ueberpruefungRow(c, details.userId, syncedAt),
+        scope: ofPerson,
+      },
+      details.checks,
+      [],
     );
+    return (await honours) + (await checks);
   }
-  writer.upsert(
-    'ueberpruefungen',
-    details.checks.map((c) => ueberpruefungRow(c, details.userId, ctx.syncedAt)),
+  // Only the checks changed since the watermark came: nothing to remove.
+  ctx.writer.transaction(() =>
+    ctx.writer.upsert(
+      'ueberpruefungen',
+      details.checks.map((c) => ueberpruefungRow(c, details.userId, ctx.syncedAt)),
+    ),
   );
-  removed += writer.deleteWhereIn(
-    'ehrungen',
-    'id',
-    missingIds(ctx, 'ehrungen', idsOf(details.honours), ofPerson),
-  );
-  writer.upsert(
-    'ehrungen',
-    details.honours.map((h) => ehrungRow(h, details.userId, ctx.syncedAt)),
-  );
-  if (details.watermark) {
-    ctx.replica.sqlite
-      .prepare('UPDATE users SET details_watermark = ? WHERE id = ?')
-      .run(details.watermark, details.userId);
-  }
-  return removed;
+  return honours;
 }

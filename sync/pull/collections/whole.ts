@@ -48,7 +48,10 @@ export async function replaceRows(
       ? [
           {
             table: target.table,
-            rows: included.filter((r) => r.type === type).map((r) => target.toRow(r, ctx.syncedAt)),
+            rows: included
+              .filter((r) => r.type === type)
+              .map((r) => target.toRow(r, ctx.syncedAt))
+              .filter((row) => firstWriteInThisSync(ctx, target.table, row)),
           },
         ]
       : [],
@@ -72,6 +75,14 @@ export async function replaceRows(
   }
   await upsertChunked(ctx, spec.collection, spec.table, rows);
   return ctx.writer.transaction(deleteGone);
+}
+
+/** False for a related record already written with the same base earlier in this sync. */
+function firstWriteInThisSync(ctx: PullContext, table: TableName, row: RowValues): boolean {
+  const key = `${table}:${String(row.id)}`;
+  if (ctx.writtenRelated.get(key) === row.base) return false;
+  ctx.writtenRelated.set(key, String(row.base));
+  return true;
 }
 
 /** id → base of the table's rows within scope. */
