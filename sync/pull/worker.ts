@@ -1,0 +1,59 @@
+// Runs one sync in a worker thread of this process (DESIGN rule 13: the main process stays
+// responsive; a single large answer cannot be parsed in bounded chunks). The worker opens its
+// own connection to the replica; WAL lets the main thread read it meanwhile.
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../api';
+import type { SyncSummary } from './engine';
+import type { SyncProgress } from './options';
+import type { SerializedError, WorkerMessage, WorkerSyncInput } from './worker-protocol';
+
+export interface WorkerSyncRun extends WorkerSyncInput {
+  onProgress?: (event: SyncProgress) => void;
+  signal?: AbortSignal;
+  /** The worker's entry; a packaged app passes its built file. Default: the TypeScript sources, through tsx. */
+  workerUrl?: URL;
+}
+
+export function runSyncInWorker(run: WorkerSyncRun): Promise<SyncSummary> {
+  const { onProgress, signal, workerUrl, ...input } = run;
+  const worker = new Worker(workerUrl ?? new URL('./sync-worker-source.mjs', import.meta.url), {
+    workerData: input,
+  });
+  const cancel = () => worker.postMessage('cancel');
+  signal?.addEventListener('abort', cancel, { once: true });
+  return new Promise<SyncSummary>((resolve, reject) => {
+    let settled = false;
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'progress') onProgress?.(message.event);
+      else {
+        settled = true;
+        if (message.type === 'done') resolve(message.summary);
+        else reject(revive(message.error));
+      }
+    });
+    worker.on('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.on('exit', (code) => {
+      signal?.removeEventListener('abort', cancel);
+      if (!settled)
+        reject(new Error(`The sync worker stopped (exit code ${code}) before it finished.`));
+    });
+  });
+}
+
+function revive(error: SerializedError): Error {
+  if (error.name === 'ApiError' && error.kind && error.url && error.method) {
+    const revived = new ApiError({
+      kind: error.kind,
+      url: error.url,
+      method: error.method,
+      ...(error.status === undefined ? {} : { status: error.status }),
+      errors: error.errors ?? [],
+    });
+    revived.message = error.message;
+    return revived;
+  }
+  return Object.assign(new Error(error.message), { name: error.name });
+}
