@@ -98,8 +98,12 @@ function fetchHours(ctx: PullContext, query: HoursQuery): AsyncGenerator<Page<Se
   });
 }
 
-/** Windows of options.hoursWindowMonths from the history start; the last one is open-ended (future entries). */
+/**
+ * Windows of options.hoursWindowMonths from the history start; the last one is open-ended (future
+ * entries). Only everyone's hours need bounding: a trainer's own come in one answer.
+ */
 export function historyWindows(ctx: PullContext): HoursQuery[] {
+  if (ctx.options.profile === 'trainer') return [{ von: ctx.options.hoursHistoryStart }];
   const windows: HoursQuery[] = [];
   const today = ctx.options.today();
   let start = parseISO(ctx.options.hoursHistoryStart);
