@@ -9,6 +9,10 @@ export interface Page<R> {
   /** The service's clock when it answered this page (`Date` header), null when absent. */
   serverDate: Date | null;
   url: string;
+  /** Digest of this page's bytes (see RequestOptions.knownDigest). */
+  digest?: string;
+  /** The answer equals the one whose digest the caller passed: `data` is empty, keep what you have. */
+  unchanged?: boolean;
 }
 
 /** One resource and what came with it. */
@@ -26,6 +30,10 @@ export interface Collected<R> {
   included: Resource[];
   /** The clock of the FIRST page: a watermark must not skip changes made while later pages loaded (rule 8). */
   serverDate: Date | null;
+  /** The digest of a one-page answer (undefined when paged: then no digest stands for the whole). */
+  digest?: string;
+  /** See Page.unchanged. */
+  unchanged: boolean;
 }
 
 /** Reads every page of a list into memory (for the small collections). */
@@ -33,10 +41,22 @@ export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Co
   const data: R[] = [];
   const included = new Map<string, Resource>();
   let serverDate: Date | null | undefined;
+  let digest: string | undefined;
+  let unchanged = false;
+  let count = 0;
   for await (const page of pages) {
+    count += 1;
     if (serverDate === undefined) serverDate = page.serverDate;
+    digest = page.digest;
+    unchanged = page.unchanged === true;
     for (const item of page.data) data.push(item);
     for (const resource of page.included) included.set(`${resource.type}:${resource.id}`, resource);
   }
-  return { data, included: [...included.values()], serverDate: serverDate ?? null };
+  return {
+    data,
+    included: [...included.values()],
+    serverDate: serverDate ?? null,
+    ...(count === 1 && digest ? { digest } : {}),
+    unchanged,
+  };
 }

@@ -105,6 +105,10 @@ export const MIGRATIONS: readonly string[] = [
     name TEXT, field_type TEXT, position INTEGER, ${RECORD});
   CREATE INDEX customfields_course ON customfields(course_id);
 
+  -- The digest of the last applied answer per parent (e.g. one course's participations) and how
+  -- many rows it gave: an identical answer is not applied again while those rows are all there.
+  CREATE TABLE answer_digests (key TEXT PRIMARY KEY, digest TEXT NOT NULL, records INTEGER NOT NULL);
+
   -- Sync bookkeeping: one row per collection, plus key/value facts of the replica.
   CREATE TABLE sync_state (collection TEXT PRIMARY KEY, watermark TEXT, last_success_at TEXT,
     last_full_scan_at TEXT, syncs_since_full_scan INTEGER NOT NULL DEFAULT 0,

@@ -245,6 +245,12 @@ export interface SyncStateTable {
   last_error: string | null;
 }
 
+export interface AnswerDigestsTable {
+  key: string;
+  digest: string;
+  records: number;
+}
+
 export interface ReplicaMetaTable {
   key: string;
   value: string;
@@ -278,6 +284,7 @@ export interface Database {
   cancellations: CancellationsTable;
   client_participants: ClientParticipantsTable;
   customfields: CustomfieldsTable;
+  answer_digests: AnswerDigestsTable;
   sync_state: SyncStateTable;
   replica_meta: ReplicaMetaTable;
 }

@@ -35,6 +35,7 @@ const KEYS: Partial<Record<TableName, readonly string[]>> = {
   cancellations: ['id'],
   client_participants: ['client_id', 'id'],
   customfields: ['id'],
+  answer_digests: ['key'],
 };
 
 export class ReplicaWriter {

@@ -170,6 +170,18 @@ export function guardMassDeletion(collection: string, existing: number, gone: nu
   }
 }
 
+/**
+ * For collections without a watermark (fetched whole per parent): is this run one of the
+ * periodic full ones, where nothing is skipped as unchanged?
+ */
+export function isPeriodicFullRun(ctx: PullContext, state: CollectionState): boolean {
+  return (
+    ctx.options.full ||
+    state.last_full_scan_at === null ||
+    state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery
+  );
+}
+
 /** Should this run of the collection be a full id scan (deletions)? */
 export function isFullScan(ctx: PullContext, state: CollectionState): boolean {
   return (

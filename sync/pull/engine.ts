@@ -1,6 +1,6 @@
 // One sync: every collection of the profile, in an order where parents come before children.
 import { format } from 'date-fns';
-import { collectPages, type ApiClient } from '../api';
+import type { ApiClient } from '../api';
 import type { Replica } from '../db/open';
 import {
   baseOf,
@@ -15,12 +15,12 @@ import {
 } from '../db/rows';
 import { ReplicaWriter } from '../db/writer';
 import type { CollectionResult, PullContext } from './context';
-import { forEachLimited, PER_ITEM_CONCURRENCY, runCollection } from './context';
+import { forEachLimited, isPeriodicFullRun, PER_ITEM_CONCURRENCY, runCollection } from './context';
 import { pullCourses, pullCustomfields, pullParticipations } from './collections/courses';
 import { pullHours } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
 import { pullPersonal } from './collections/personal';
-import { pullSingleton, pullWhole, replaceRows } from './collections/whole';
+import { pullSingleton, pullWhole, replaceChildren } from './collections/whole';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
 import { setMeta } from './state';
 
@@ -210,7 +210,8 @@ function refreshQueryPlannerStatistics(replica: Replica): void {
 
 /** Participants of each client (they may belong to courses outside the window), replaced per client. */
 function pullClientParticipants(ctx: PullContext) {
-  return runCollection(ctx, 'client_participants', async () => {
+  return runCollection(ctx, 'client_participants', async (state) => {
+    const fullScan = isPeriodicFullRun(ctx, state);
     const clientIds = ctx.replica.sqlite
       .prepare('SELECT id FROM clients ORDER BY id')
       .pluck()
@@ -218,21 +219,23 @@ function pullClientParticipants(ctx: PullContext) {
     let records = 0;
     let deleted = 0;
     await forEachLimited(clientIds, PER_ITEM_CONCURRENCY, async (clientId) => {
-      const { data } = await collectPages(
-        ctx.api.listClientParticipants(clientId, { signal: ctx.signal }),
-      );
-      deleted += await replaceRows(
+      const outcome = await replaceChildren(
         ctx,
         {
           collection: 'client_participants',
           table: 'client_participants',
           toRow: (r, syncedAt) => clientParticipantRow(r, clientId, syncedAt),
-          scope: { where: 'client_id = ?', params: [clientId] },
+          parent: { column: 'client_id', id: clientId },
+          useDigests: !fullScan,
         },
-        data,
-        [],
+        (knownDigest) =>
+          ctx.api.listClientParticipants(clientId, {
+            signal: ctx.signal,
+            ...(knownDigest ? { knownDigest } : {}),
+          }),
       );
-      records += data.length;
+      records += outcome.records;
+      deleted += outcome.deleted;
     });
     const orphans = ctx.writer.transaction(
       () =>
@@ -242,7 +245,7 @@ function pullClientParticipants(ctx: PullContext) {
           )
           .run().changes,
     );
-    return { records, deleted: deleted + orphans, fullScan: true };
+    return { records, deleted: deleted + orphans, fullScan };
   });
 }
 

@@ -172,10 +172,53 @@ describe.each([
         .pluck()
         .get(trainingId),
     ).toBe(0);
+    // Collections replaced per parent are exact after an ordinary sync too, though unchanged
+    // answers were skipped by their digest.
+    const expected = await officeExpectation(target, window, hoursFrom);
+    const perParent = [
+      'participations',
+      'customfields',
+      'ehrungen',
+      'ueberpruefungen',
+      'kalender',
+      'benachrichtigungen',
+    ];
+    expectReplicaToMatch(replica.sqlite, {
+      tables: Object.fromEntries(perParent.map((table) => [table, expected.tables[table]!])),
+    });
 
     const full = await syncOnce(sandbox, replica, { full: true });
     expect(full.ok).toBe(true);
     expectReplicaToMatch(replica.sqlite, await officeExpectation(target, window, hoursFrom));
+  });
+
+  it('applies an unchanged answer again when the rows it gave are gone locally', async () => {
+    const courseId = replica.sqlite
+      .prepare(
+        'SELECT course_id FROM participations GROUP BY course_id ORDER BY count(*) DESC LIMIT 1',
+      )
+      .pluck()
+      .get() as string;
+    const before = replica.sqlite
+      .prepare('SELECT count(*) FROM participations WHERE course_id = ?')
+      .pluck()
+      .get(courseId);
+    replica.sqlite.prepare('DELETE FROM participations WHERE course_id = ?').run(courseId);
+    const summary = await syncOnce(sandbox, replica);
+    expect(summary.ok).toBe(true);
+    expect(
+      replica.sqlite
+        .prepare('SELECT count(*) FROM participations WHERE course_id = ?')
+        .pluck()
+        .get(courseId),
+    ).toBe(before);
+  });
+
+  it('skips answers identical to the ones applied last time', async () => {
+    const summary = await syncOnce(sandbox, replica);
+    expect(summary.collections.participations?.requests).toBeGreaterThan(0);
+    expect(summary.collections.participations?.records).toBe(0);
+    expect(summary.collections.customfields?.records).toBe(0);
   });
 });
 
@@ -244,7 +287,7 @@ function dumpData(replica: Replica): Record<string, unknown[]> {
     typeof value === 'string' ? value.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'ORIGIN') : value;
   const tables = replica.sqlite
     .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta')",
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta', 'answer_digests') AND name NOT LIKE 'sqlite_%'",
     )
     .pluck()
     .all() as string[];

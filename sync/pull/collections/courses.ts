@@ -1,7 +1,7 @@
 // Courses come by date window (the service has no change filter for them): the window is
 // replaced on every sync. Participations and custom fields are replaced per course.
 import { addDays, addMonths, format } from 'date-fns';
-import { collectPages, type Page } from '../../api';
+import type { Page } from '../../api';
 import {
   addressRow,
   clientRow,
@@ -20,13 +20,14 @@ import {
   forEachLimited,
   guardMassDeletion,
   isGone,
+  isPeriodicFullRun,
   missingIds,
   PER_ITEM_CONCURRENCY,
   runCollection,
   type PullContext,
 } from '../context';
 import type { SyncOptions } from '../options';
-import { replaceRows } from './whole';
+import { replaceChildren } from './whole';
 
 export interface CourseWindow {
   from: string;
@@ -120,13 +121,17 @@ export function pullCourses(ctx: PullContext) {
   });
 }
 
-/** Runs `work` for every course in the replica with bounded concurrency, as one collection. */
+/**
+ * Runs `work` for every course in the replica with bounded concurrency, as one collection. Every
+ * fullScanEvery-th run (and with --full) answers are applied even when unchanged: `useDigests` false.
+ */
 function perCourse(
   ctx: PullContext,
   collection: string,
-  work: (courseId: string) => Promise<{ records: number; deleted: number }>,
+  work: (courseId: string, useDigests: boolean) => Promise<{ records: number; deleted: number }>,
 ) {
-  return runCollection(ctx, collection, async () => {
+  return runCollection(ctx, collection, async (state) => {
+    const fullScan = isPeriodicFullRun(ctx, state);
     const courseIds = ctx.replica.sqlite
       .prepare('SELECT id FROM courses ORDER BY id')
       .pluck()
@@ -136,7 +141,7 @@ function perCourse(
     let done = 0;
     await forEachLimited(courseIds, PER_ITEM_CONCURRENCY, async (courseId) => {
       try {
-        const outcome = await work(courseId);
+        const outcome = await work(courseId, !fullScan);
         records += outcome.records;
         deleted += outcome.deleted;
       } catch (error) {
@@ -149,17 +154,19 @@ function perCourse(
       done += 1;
       ctx.progress({ collection, done, total: courseIds.length });
     });
-    return { records, deleted, fullScan: true };
+    return {
+      records,
+      deleted,
+      fullScan,
+      watermark: fullScan ? new Date().toISOString() : undefined,
+    };
   });
 }
 
 /** Participations of every course in the replica, with their companies and UVTs, replaced per course. */
 export function pullParticipations(ctx: PullContext) {
-  return perCourse(ctx, 'participations', async (courseId) => {
-    const { data, included } = await collectPages(
-      ctx.api.listParticipations(courseId, { include: ['company', 'uvt'], signal: ctx.signal }),
-    );
-    const deleted = await replaceRows(
+  return perCourse(ctx, 'participations', (courseId, useDigests) =>
+    replaceChildren(
       ctx,
       {
         collection: 'participations',
@@ -169,30 +176,36 @@ export function pullParticipations(ctx: PullContext) {
           company: { table: 'companies', toRow: companyRow },
           uvt: { table: 'uvts', toRow: uvtRow },
         },
-        scope: { where: 'course_id = ?', params: [courseId] },
+        parent: { column: 'course_id', id: courseId },
+        useDigests,
       },
-      data,
-      included,
-    );
-    return { records: data.length, deleted };
-  });
+      (knownDigest) =>
+        ctx.api.listParticipations(courseId, {
+          include: ['company', 'uvt'],
+          signal: ctx.signal,
+          ...(knownDigest ? { knownDigest } : {}),
+        }),
+    ),
+  );
 }
 
 /** Custom fields of every course in the replica, replaced per course. */
 export function pullCustomfields(ctx: PullContext) {
-  return perCourse(ctx, 'customfields', async (courseId) => {
-    const { data } = await collectPages(ctx.api.listCustomFields(courseId, { signal: ctx.signal }));
-    const deleted = await replaceRows(
+  return perCourse(ctx, 'customfields', (courseId, useDigests) =>
+    replaceChildren(
       ctx,
       {
         collection: 'customfields',
         table: 'customfields',
         toRow: (r, syncedAt) => customfieldRow(r, courseId, syncedAt),
-        scope: { where: 'course_id = ?', params: [courseId] },
+        parent: { column: 'course_id', id: courseId },
+        useDigests,
       },
-      data,
-      [],
-    );
-    return { records: data.length, deleted };
-  });
+      (knownDigest) =>
+        ctx.api.listCustomFields(courseId, {
+          signal: ctx.signal,
+          ...(knownDigest ? { knownDigest } : {}),
+        }),
+    ),
+  );
 }

@@ -7,27 +7,19 @@ import { collectPages } from '../../api';
 import {
   forEachLimited,
   isGone,
+  isPeriodicFullRun,
   PER_ITEM_CONCURRENCY,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
-import { replaceRows } from './whole';
-
-interface PersonDetails {
-  userId: string;
-  checks: ServiceResource[];
-  checksComplete: boolean;
-  honours: ServiceResource[];
-  watermark: string | undefined;
-}
+import { replaceChildren, replaceRows } from './whole';
 
 export function pullPersonDetails(ctx: PullContext) {
   return runCollection(ctx, 'person_details', async (state) => {
     // People are refreshed in batches with their own watermarks; this collection has none of its own,
     // so only the rhythm (or --full) makes a full scan, and only --full takes everyone at once.
-    const fullScan =
-      ctx.options.full || state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery;
+    const fullScan = isPeriodicFullRun(ctx, state);
     const people = peopleToRefresh(ctx, ctx.options.full);
     let done = 0;
     let records = 0;
@@ -35,14 +27,13 @@ export function pullPersonDetails(ctx: PullContext) {
     const watermarks: [string, string][] = [];
     await forEachLimited(people, PER_ITEM_CONCURRENCY, async (person) => {
       try {
-        const details = await fetchDetails(
-          ctx,
-          person.id,
-          fullScan ? null : person.details_watermark,
-        );
-        deleted += await applyDetails(ctx, details);
-        records += details.checks.length + details.honours.length;
-        if (details.watermark) watermarks.push([details.watermark, person.id]);
+        const [checks, honours] = await Promise.all([
+          refreshChecks(ctx, person.id, fullScan ? null : person.details_watermark),
+          refreshHonours(ctx, person.id, !fullScan),
+        ]);
+        deleted += checks.deleted + honours.deleted;
+        records += checks.records + honours.records;
+        if (checks.watermark) watermarks.push([checks.watermark, person.id]);
       } catch (error) {
         if (!isGone(error)) throw error;
         // The person was deleted on the service: so are they here (their details cascade).
@@ -84,64 +75,52 @@ interface Person {
   details_watermark: string | null;
 }
 
-async function fetchDetails(
-  ctx: PullContext,
-  userId: string,
-  watermark: string | null,
-): Promise<PersonDetails> {
-  const signal = ctx.signal;
-  const [checks, honours] = await Promise.all([
-    collectPages(
-      ctx.api.listUeberpruefungen(userId, {
-        ...(watermark ? { updatedSince: watermark } : {}),
-        signal,
-      }),
-    ),
-    collectPages(ctx.api.listEhrungen(userId, { signal })),
-  ]);
-  return {
-    userId,
-    checks: checks.data,
-    checksComplete: !watermark,
-    honours: honours.data,
-    watermark: watermarkAt(ctx, checks.serverDate),
-  };
-}
-
-/** One person's details, written only where they differ; returns how many records were removed. */
-async function applyDetails(ctx: PullContext, details: PersonDetails): Promise<number> {
-  const ofPerson = { where: 'user_id = ?', params: [details.userId] };
-  const honours = replaceRows(
-    ctx,
-    {
-      collection: 'person_details',
-      table: 'ehrungen',
-      toRow: (h, syncedAt) => ehrungRow(h, details.userId, syncedAt),
-      scope: ofPerson,
-    },
-    details.honours,
-    [],
+/** Checks changed since the person's watermark (all of them, replaced, without one). */
+async function refreshChecks(ctx: PullContext, userId: string, watermark: string | null) {
+  const checks = await collectPages(
+    ctx.api.listUeberpruefungen(userId, {
+      ...(watermark ? { updatedSince: watermark } : {}),
+      signal: ctx.signal,
+    }),
   );
-  if (details.checksComplete) {
-    const checks = replaceRows(
+  const toRow = (c: ServiceResource, syncedAt: string) => ueberpruefungRow(c, userId, syncedAt);
+  let deleted = 0;
+  if (watermark) {
+    // Only what changed came: nothing to remove.
+    ctx.writer.transaction(() =>
+      ctx.writer.upsert(
+        'ueberpruefungen',
+        checks.data.map((c) => toRow(c, ctx.syncedAt)),
+      ),
+    );
+  } else {
+    deleted = await replaceRows(
       ctx,
       {
         collection: 'person_details',
         table: 'ueberpruefungen',
-        toRow: (c, syncedAt) => ueberpruefungRow(c, details.userId, syncedAt),
-        scope: ofPerson,
+        toRow,
+        scope: { where: 'user_id = ?', params: [userId] },
       },
-      details.checks,
+      checks.data,
       [],
     );
-    return (await honours) + (await checks);
   }
-  // Only the checks changed since the watermark came: nothing to remove.
-  ctx.writer.transaction(() =>
-    ctx.writer.upsert(
-      'ueberpruefungen',
-      details.checks.map((c) => ueberpruefungRow(c, details.userId, ctx.syncedAt)),
-    ),
+  return { records: checks.data.length, deleted, watermark: watermarkAt(ctx, checks.serverDate) };
+}
+
+/** Honours have no change filter: the whole list, skipped when the answer is the one applied last time. */
+function refreshHonours(ctx: PullContext, userId: string, useDigests: boolean) {
+  return replaceChildren(
+    ctx,
+    {
+      collection: 'ehrungen',
+      table: 'ehrungen',
+      toRow: (h, syncedAt) => ehrungRow(h, userId, syncedAt),
+      parent: { column: 'user_id', id: userId },
+      useDigests,
+    },
+    (knownDigest) =>
+      ctx.api.listEhrungen(userId, { signal: ctx.signal, ...(knownDigest ? { knownDigest } : {}) }),
   );
-  return honours;
 }

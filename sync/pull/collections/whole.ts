@@ -1,5 +1,5 @@
 // Small collections are fetched whole and replaced: what the service no longer lists is removed.
-import type { Page } from '../../api';
+import { collectPages, type Page } from '../../api';
 import type { ServiceResource } from '../../db/rows';
 import type { TableName } from '../../db/schema';
 import type { RowValues } from '../../db/writer';
@@ -97,6 +97,60 @@ function existingBases(
     .raw()
     .all(...(scope?.params ?? [])) as [string, string][];
   return new Map(rows);
+}
+
+export interface ParentScope {
+  /** The column that names the parent, e.g. course_id. */
+  column: string;
+  id: string;
+}
+
+/**
+ * One parent's children (a course's participants, a person's honours), replaced from the service's
+ * answer. With `useDigests`, an answer byte-identical to the last one applied is not checked or
+ * applied again, as long as the replica still holds all the rows it gave; full scans pass
+ * `useDigests: false`, so anything amiss heals there.
+ */
+export async function replaceChildren(
+  ctx: PullContext,
+  spec: Pick<WholeCollection, 'collection' | 'table' | 'toRow' | 'included'> & {
+    parent: ParentScope;
+    useDigests: boolean;
+  },
+  fetch: (knownDigest: string | undefined) => AsyncGenerator<Page<ServiceResource>>,
+): Promise<{ records: number; deleted: number }> {
+  const key = `${spec.collection}:${spec.parent.id}`;
+  const scope = { where: `${spec.parent.column} = ?`, params: [spec.parent.id] };
+  const known = spec.useDigests ? appliedDigest(ctx, key, spec.table, scope) : undefined;
+  const answer = await collectPages(fetch(known));
+  if (answer.unchanged) return { records: 0, deleted: 0 };
+  const deleted = await replaceRows(ctx, { ...spec, scope }, answer.data, answer.included);
+  if (answer.digest) {
+    ctx.writer.transaction(() =>
+      ctx.writer.upsert('answer_digests', [
+        { key, digest: answer.digest, records: answer.data.length },
+      ]),
+    );
+  }
+  return { records: answer.data.length, deleted };
+}
+
+/** The digest of the answer last applied under `key`, if the rows it gave are all still there. */
+function appliedDigest(
+  ctx: PullContext,
+  key: string,
+  table: TableName,
+  scope: { where: string; params: unknown[] },
+): string | undefined {
+  const applied = ctx.replica.sqlite
+    .prepare('SELECT digest, records FROM answer_digests WHERE key = ?')
+    .get(key) as { digest: string; records: number } | undefined;
+  if (!applied) return undefined;
+  const present = ctx.replica.sqlite
+    .prepare(`SELECT count(*) FROM ${table} WHERE ${scope.where}`)
+    .pluck()
+    .get(...scope.params);
+  return present === applied.records ? applied.digest : undefined;
 }
 
 /** A single document (the own organisation, the user-info, the own hour settings). */
