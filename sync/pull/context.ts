@@ -46,10 +46,13 @@ export interface StrategyOutcome {
   fullScan: boolean;
 }
 
-/** Applies rows in chunks of options.chunkSize, one short transaction each, yielding in between. */
+/**
+ * Applies rows in chunks of options.chunkSize, one short transaction each, yielding in between.
+ * `collection` null: rows that come along with others (an answer's included records) report no progress.
+ */
 export async function applyInChunks<T>(
   ctx: PullContext,
-  collection: string,
+  collection: string | null,
   items: readonly T[],
   write: (chunk: readonly T[]) => void,
   progressBase = 0,
@@ -59,11 +62,13 @@ export async function applyInChunks<T>(
   for (let start = 0; start < items.length; start += size) {
     const chunk = items.slice(start, start + size);
     ctx.writer.transaction(() => write(chunk));
-    ctx.progress({
-      collection,
-      done: progressBase + start + chunk.length,
-      ...(total === undefined ? {} : { total }),
-    });
+    if (collection) {
+      ctx.progress({
+        collection,
+        done: progressBase + start + chunk.length,
+        ...(total === undefined ? {} : { total }),
+      });
+    }
     await yieldToEventLoop();
   }
 }

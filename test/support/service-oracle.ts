@@ -2,6 +2,8 @@
 // cannot share a bug), and a comparison of a replica against it, record for record.
 import type BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'vitest';
+import { courseWindow } from '../../sync/pull/collections/courses';
+import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
 
 interface Resource {
   type: string;
@@ -126,4 +128,19 @@ export function expectReplicaToMatch(
       );
     }
   }
+}
+
+/** An office replica synced with the default options holds exactly what the service holds. */
+export async function expectOfficeReplica(
+  sqlite: BetterSqlite3.Database,
+  target: OracleTarget,
+): Promise<void> {
+  expectReplicaToMatch(
+    sqlite,
+    await officeExpectation(
+      target,
+      courseWindow(DEFAULT_SYNC_OPTIONS),
+      DEFAULT_SYNC_OPTIONS.hoursHistoryStart,
+    ),
+  );
 }

@@ -8,9 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { openReplica } from '../../sync/db/open';
-import { courseWindow } from '../../sync/pull/collections/courses';
-import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
-import { expectReplicaToMatch, officeExpectation } from '../support/service-oracle';
+import { expectOfficeReplica } from '../support/service-oracle';
 
 const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
 
@@ -82,14 +80,7 @@ describe('vorort sync / status', () => {
     const replica = openReplica(db);
     try {
       const target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
-      expectReplicaToMatch(
-        replica.sqlite,
-        await officeExpectation(
-          target,
-          courseWindow(DEFAULT_SYNC_OPTIONS),
-          DEFAULT_SYNC_OPTIONS.hoursHistoryStart,
-        ),
-      );
+      await expectOfficeReplica(replica.sqlite, target);
     } finally {
       await replica.close();
     }

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { ApiError } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
-import { courseWindow } from '../../sync/pull/collections/courses';
-import { DEFAULT_SYNC_OPTIONS, type SyncProgress } from '../../sync/pull/options';
+import type { SyncProgress } from '../../sync/pull/options';
 import { runSyncInWorker } from '../../sync/pull/worker';
-import { expectReplicaToMatch, officeExpectation } from '../support/service-oracle';
+import { expectOfficeReplica } from '../support/service-oracle';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let dir: string;
@@ -39,14 +38,7 @@ describe('runSyncInWorker', () => {
     const replica = openReplica(file);
     try {
       const target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
-      expectReplicaToMatch(
-        replica.sqlite,
-        await officeExpectation(
-          target,
-          courseWindow(DEFAULT_SYNC_OPTIONS),
-          DEFAULT_SYNC_OPTIONS.hoursHistoryStart,
-        ),
-      );
+      await expectOfficeReplica(replica.sqlite, target);
     } finally {
       await replica.close();
     }

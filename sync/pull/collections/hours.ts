@@ -134,7 +134,7 @@ async function applyPage(ctx: PullContext, page: Page<ServiceResource>, progress
       ofType('dienst', 'termin').map((r) => anlassReferenzRow(r, ctx.syncedAt)),
     );
   });
-  await applyInChunks(ctx, 'helferstunden', ofType('helferstunden_anlass'), (chunk) =>
+  await applyInChunks(ctx, null, ofType('helferstunden_anlass'), (chunk) =>
     writer.upsert(
       'helferstunden_anlaesse',
       chunk.map((r) => anlassRow(r, ctx.syncedAt)),
