@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Qualifikation } from '../data/model';
 import {
   QUALIFICATION_LISTS,
+  qualificationOf,
   type QualificationList,
   type QualificationRank,
 } from '../data/demo/catalog';
@@ -58,26 +59,6 @@ export const qualificationEdit = z
   });
 
 export type QualificationEdit = z.output<typeof qualificationEdit>;
-
-/** The user's qualification for a rank of a list, as the user resource embeds it. */
-function qualificationOf(
-  list: QualificationList,
-  rank: QualificationRank,
-  erwerbDatum: string,
-): Qualifikation {
-  return {
-    position: list.position,
-    liste_id: list.liste_id,
-    liste: list.liste,
-    rang: rank.rang,
-    name: rank.name,
-    name_kurz: rank.name_kurz,
-    zentralliste_id: list.zentralliste_id,
-    zentralliste_rang: rank.rang,
-    zentralliste_name_kurz: rank.name_kurz,
-    erwerb_datum: erwerbDatum,
-  };
-}
 
 function findList(edit: QualificationEdit, pointer: string): QualificationList {
   const list =

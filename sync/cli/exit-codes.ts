@@ -8,6 +8,8 @@ export const EXIT = {
   badInput: 2,
   network: 3,
   auth: 4,
+  /** Stopped by Ctrl+C (128 + SIGINT, as shells report it). */
+  cancelled: 130,
 } as const;
 
 export class CliInputError extends Error {
@@ -19,6 +21,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof ApiError) {
     if (error.kind === 'auth' || error.kind === 'forbidden') return EXIT.auth;
     if (error.kind === 'network' || error.kind === 'timeout') return EXIT.network;
+    if (error.kind === 'cancelled') return EXIT.cancelled;
   }
   return EXIT.partial;
 }

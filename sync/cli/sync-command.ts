@@ -1,6 +1,6 @@
 // `vorort sync`: one sync of a replica file against a service.
 import type { Command } from 'commander';
-import { createApiClient, staticToken } from '../api';
+import { ApiError, createApiClient, staticToken } from '../api';
 import { openReplica } from '../db/open';
 import { runSync, type SyncSummary } from '../pull/engine';
 import { EXIT, CliInputError, exitCodeFor } from './exit-codes';
@@ -96,7 +96,12 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
       await replica.close();
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof ApiError && error.kind === 'cancelled'
+        ? 'cancelled. What was synced so far is kept; the next sync completes it.'
+        : error instanceof Error
+          ? error.message
+          : String(error);
     if (options.json)
       print(JSON.stringify({ ok: false, error: message, exitCode: exitCodeFor(error) }));
     else process.stderr.write(`vorort sync: ${message}\n`);

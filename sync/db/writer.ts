@@ -58,11 +58,24 @@ export class ReplicaWriter {
     for (let start = 0; start < values.length; start += 500) {
       const chunk = values.slice(start, start + 500);
       const placeholders = chunk.map(() => '?').join(',');
-      deleted += this.sqlite
-        .prepare(`DELETE FROM ${table} WHERE ${column} IN (${placeholders})`)
-        .run(...chunk).changes;
+      deleted += this.statement(`DELETE FROM ${table} WHERE ${column} IN (${placeholders})`).run(
+        ...chunk,
+      ).changes;
     }
     return deleted;
+  }
+
+  /**
+   * A prepared statement for `sql`, prepared once per writer: the pull runs the same queries for
+   * every course and person. A statement's mode (pluck, raw) sticks, so use one mode per SQL text.
+   */
+  statement(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.sqlite.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Runs fn in one transaction. */

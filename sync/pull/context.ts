@@ -155,8 +155,8 @@ export function missingIds(
   scope?: { where: string; params: unknown[] },
 ): string[] {
   const sql = `SELECT id FROM ${table}${scope ? ` WHERE ${scope.where}` : ''}`;
-  const rows = ctx.replica.sqlite
-    .prepare(sql)
+  const rows = ctx.writer
+    .statement(sql)
     .pluck()
     .all(...(scope?.params ?? [])) as string[];
   return rows.filter((id) => !seen.has(id));

@@ -73,7 +73,6 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     writtenRelated: new Map(),
   };
   const requestsBefore = input.requestCount();
-  const office = options.profile === 'office';
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.
   const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', {
@@ -81,7 +80,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   }) as number;
   input.replica.sqlite.pragma('wal_autocheckpoint = 0');
   try {
-    return await pullEverything(ctx, input, options, office, started, requestsBefore);
+    return await pullEverything(ctx, input, started, requestsBefore);
   } finally {
     input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
     input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');
@@ -91,11 +90,11 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
 async function pullEverything(
   ctx: PullContext,
   input: RunSyncInput,
-  options: SyncOptions,
-  office: boolean,
   started: number,
   requestsBefore: number,
 ): Promise<SyncSummary> {
+  const { options } = ctx;
+  const office = options.profile === 'office';
   await pullSingleton(ctx, 'userinfo', async (signal) => {
     const info = await ctx.api.getUserInfo({ signal });
     ctx.selfId = info.sub;
@@ -265,8 +264,8 @@ function pullForms(ctx: PullContext) {
     await forEachLimited(objects, PER_ITEM_CONCURRENCY, async (object) => {
       const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
       ctx.writer.transaction(() => {
-        ctx.replica.sqlite
-          .prepare('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
+        ctx.writer
+          .statement('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
           .run(object.typ, object.id);
         ctx.writer.upsert(
           'formulare',

@@ -39,14 +39,3 @@ export function setMeta(sqlite: BetterSqlite3.Database, key: string, value: stri
     )
     .run(key, value);
 }
-
-export function getMeta(sqlite: BetterSqlite3.Database, key: string): string | undefined {
-  const row = sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').get(key) as
-    { value: string } | undefined;
-  return row?.value;
-}
-
-/** A date-time as the service's filters take it: 'Y-m-dTH:i:sP' in UTC, seconds precision. */
-export function serviceDateTime(instant: Date): string {
-  return instant.toISOString().replace(/\.\d{3}Z$/, '+00:00');
-}

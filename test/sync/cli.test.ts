@@ -18,7 +18,10 @@ interface Run {
   stderr: string;
 }
 
-function vorort(args: string[], onLine?: (line: string, kill: () => void) => void): Promise<Run> {
+function vorort(
+  args: string[],
+  onLine?: (line: string, kill: (signal?: NodeJS.Signals) => void) => void,
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: string[] = [];
@@ -28,7 +31,7 @@ function vorort(args: string[], onLine?: (line: string, kill: () => void) => voi
     });
     createInterface({ input: child.stdout }).on('line', (line) => {
       stdout.push(line);
-      onLine?.(line, () => child.kill('SIGKILL'));
+      onLine?.(line, (signal = 'SIGKILL') => child.kill(signal));
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -105,6 +108,35 @@ describe('vorort sync / status', () => {
       expect(parsed.counts[type], type).toBeGreaterThan(0);
     }
     expect(parsed.lastSync?.ok).toBe(true);
+  });
+
+  it('stops on Ctrl+C, saying so, and keeps what was synced', async () => {
+    const db = join(dir, 'interrupted.sqlite');
+    const args = [
+      'sync',
+      '--server',
+      sandbox.baseUrl,
+      '--token',
+      office.accessToken,
+      '--db',
+      db,
+      '--json',
+    ];
+    const interrupted = await vorort(args, (line, kill) => {
+      if (line.includes('"collection":"person_details"')) kill('SIGINT');
+    });
+    expect(interrupted.code).toBe(130);
+    const last = JSON.parse(interrupted.stdout.at(-1)!) as { ok: boolean; error: string };
+    expect(last.ok).toBe(false);
+    expect(last.error).toMatch(/cancelled/);
+    const replica = openReplica(db);
+    try {
+      expect(replica.sqlite.prepare('SELECT count(*) FROM users').pluck().get()).toBeGreaterThan(
+        40,
+      );
+    } finally {
+      await replica.close();
+    }
   });
 
   it('tells success, bad input, auth failure and network failure apart by exit code', async () => {

@@ -1,5 +1,6 @@
 // The fixed vocabulary of the demo organisation: German relief-organisation terms that faker
 // does not know. Ids here are the records' ids, so references between lists stay readable.
+import type { Qualifikation } from '../model';
 
 export const ORGANISATION = {
   id: '1',
@@ -116,6 +117,26 @@ export interface QualificationList {
   zentralliste_id: number;
   ranks: readonly QualificationRank[];
 }
+/** A user's qualification of one rank of a list, as the user resource embeds it. */
+export function qualificationOf(
+  list: QualificationList,
+  rank: QualificationRank,
+  erwerbDatum: string,
+): Qualifikation {
+  return {
+    position: list.position,
+    liste_id: list.liste_id,
+    liste: list.liste,
+    rang: rank.rang,
+    name: rank.name,
+    name_kurz: rank.name_kurz,
+    zentralliste_id: list.zentralliste_id,
+    zentralliste_rang: rank.rang,
+    zentralliste_name_kurz: rank.name_kurz,
+    erwerb_datum: erwerbDatum,
+  };
+}
+
 export const QUALIFICATION_LISTS: readonly QualificationList[] = [
   {
     position: 1,

@@ -23,6 +23,7 @@ import {
   ORGANISATION,
   PROFESSIONS,
   QUALIFICATION_LISTS,
+  qualificationOf,
   TRAINING_KINDS,
   USER_REMARKS,
   type TrainingKind,
@@ -498,20 +499,7 @@ function qualificationsFor(plan: PersonPlan, trainings: PlannedTraining[]): Qual
     const rank = list.ranks.find((r) => r.rang === rang);
     if (!rank) return [];
     const acquired = trainings.filter((t) => t.kind === evidence[index]).at(-1);
-    return [
-      {
-        position: list.position,
-        liste_id: list.liste_id,
-        liste: list.liste,
-        rang: rank.rang,
-        name: rank.name,
-        name_kurz: rank.name_kurz,
-        zentralliste_id: list.zentralliste_id,
-        zentralliste_rang: rank.rang,
-        zentralliste_name_kurz: rank.name_kurz,
-        erwerb_datum: acquired ? formatDate(acquired.day) : '',
-      },
-    ];
+    return [qualificationOf(list, rank, acquired ? formatDate(acquired.day) : '')];
   });
 }
 

@@ -92,8 +92,8 @@ function existingBases(
   scope?: { where: string; params: unknown[] },
 ): Map<string, string> {
   const sql = `SELECT id, base FROM ${table}${scope ? ` WHERE ${scope.where}` : ''}`;
-  const rows = ctx.replica.sqlite
-    .prepare(sql)
+  const rows = ctx.writer
+    .statement(sql)
     .raw()
     .all(...(scope?.params ?? [])) as [string, string][];
   return new Map(rows);
@@ -142,12 +142,12 @@ function appliedDigest(
   table: TableName,
   scope: { where: string; params: unknown[] },
 ): string | undefined {
-  const applied = ctx.replica.sqlite
-    .prepare('SELECT digest, records FROM answer_digests WHERE key = ?')
+  const applied = ctx.writer
+    .statement('SELECT digest, records FROM answer_digests WHERE key = ?')
     .get(key) as { digest: string; records: number } | undefined;
   if (!applied) return undefined;
-  const present = ctx.replica.sqlite
-    .prepare(`SELECT count(*) FROM ${table} WHERE ${scope.where}`)
+  const present = ctx.writer
+    .statement(`SELECT count(*) FROM ${table} WHERE ${scope.where}`)
     .pluck()
     .get(...scope.params);
   return present === applied.records ? applied.digest : undefined;
