@@ -50,12 +50,23 @@ export interface ApiClient
    * client (DESIGN rule 7); PUT and DELETE are retried like reads.
    */
   send(method: WriteMethod, path: string, options?: SendOptions): Promise<SentDocument | null>;
+  /**
+   * Calls `listener` once per attempt sent from now on (like the `onRequest` option) until the
+   * returned function is called. The listener runs in the async context of the request's caller,
+   * so an AsyncLocalStorage can tell whose request it was.
+   */
+  observeRequests(listener: (event: RequestEvent) => void): () => void;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = normalizeBase(options.baseUrl);
   const authBase = normalizeBase(options.oauthUrl ?? new URL('/oauth/v1', base.origin).href);
-  const core = createCore(base, createTransport(options));
+  const listeners = new Set<(event: RequestEvent) => void>();
+  const onRequest = (event: RequestEvent) => {
+    options.onRequest?.(event);
+    for (const listener of listeners) listener(event);
+  };
+  const core = createCore(base, createTransport({ ...options, onRequest }));
   return {
     ...personalApi(core),
     ...organisationApi(core, authBase),
@@ -65,5 +76,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...coursesApi(core),
     ...clientsApi(core),
     send: (method, path, sendOptions) => core.send(method, path, sendOptions),
+    observeRequests(listener) {
+      // Wrapped, so that the same function observed twice is two observers.
+      const observer = (event: RequestEvent) => listener(event);
+      listeners.add(observer);
+      return () => listeners.delete(observer);
+    },
   };
 }

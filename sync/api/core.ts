@@ -1,6 +1,6 @@
 // The JSON:API layer over the transport: addresses below the base URL, documents checked
 // against their schemas, lists followed page by page, writes sent as they are.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import {
   check,
@@ -20,10 +20,12 @@ import { buildUrl, resolveLink, type Query } from './urls';
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** For lists: give each page its digest (Page.digest), to pass as `knownDigest` next time. */
+  withDigest?: boolean;
   /**
    * For lists: the digest of the last answer the caller applied. When the service answers the
    * very same bytes in one page, the list yields a single page marked `unchanged` (no data) and
-   * skips checking what the caller already has.
+   * skips parsing and checking what the caller already has. Implies `withDigest`.
    */
   knownDigest?: string;
 }
@@ -71,9 +73,13 @@ const JSON_API = 'application/vnd.api+json';
 export function createCore(base: URL, transport: Transport): ApiCore {
   async function fetchDocument(url: URL, signal: AbortSignal | undefined) {
     const response = await transport({ method: 'GET', url, accept: JSON_API, signal });
+    return { response, ...parseDocument(url, response) };
+  }
+
+  function parseDocument(url: URL, response: HttpResponse) {
     const origin: Origin = { method: 'GET', url: url.href, status: response.status };
     if (response.body.trim() === '') throw malformed(origin, 'the body is empty');
-    return { response, origin, document: parseEnvelope(response.body, origin) };
+    return { origin, document: parseEnvelope(response.body, origin) };
   }
 
   return {
@@ -94,22 +100,24 @@ export function createCore(base: URL, transport: Transport): ApiCore {
     },
 
     async *list(path, query, schema, options = {}) {
-      // One array parse, not one per item: measurably faster on lists of 100,000 resources.
-      const listSchema = z.array(schema);
+      const listSchema = listSchemaOf(schema);
+      const withDigest = options.withDigest === true || options.knownDigest !== undefined;
       const seen = new Set<string>();
       let url: URL | null = buildUrl(base, path, query);
       while (url !== null) {
         seen.add(url.href);
-        const { response, origin, document } = await fetchDocument(url, options.signal);
-        if (!Array.isArray(document.data))
-          throw malformed(origin, 'data: expected a list of resources');
-        const digest = digestOf(response.body);
-        const next = nextPage(document, origin);
-        if (seen.size === 1 && next === null && options.knownDigest === digest) {
+        const response = await transport({
+          method: 'GET',
+          url,
+          accept: JSON_API,
+          signal: options.signal,
+        });
+        const digest = withDigest ? digestOf(response.body) : undefined;
+        // The very bytes of an answer applied before: one page (its links had no next), valid.
+        if (seen.size === 1 && digest !== undefined && digest === options.knownDigest) {
           yield {
             data: [],
             included: [],
-            meta: document.meta,
             serverDate: response.serverDate,
             url: url.href,
             digest,
@@ -117,13 +125,17 @@ export function createCore(base: URL, transport: Transport): ApiCore {
           };
           return;
         }
+        const { origin, document } = parseDocument(url, response);
+        if (!Array.isArray(document.data))
+          throw malformed(origin, 'data: expected a list of resources');
+        const next = nextPage(document, origin);
         const page = {
           data: check(listSchema, document.data, origin, 'data'),
           included: parseIncluded(document.included, origin),
           meta: document.meta,
           serverDate: response.serverDate,
           url: url.href,
-          digest,
+          ...(digest === undefined ? {} : { digest }),
         };
         if (next !== null && seen.has(next.href))
           throw malformed(origin, `links.next leads back to ${next.href}`);
@@ -187,5 +199,20 @@ function parseWriteAnswer(response: HttpResponse, origin: Origin): SentDocument 
 
 /** A digest of an answer's bytes: equal digests, equal answers. */
 function digestOf(body: string): string {
-  return createHash('sha256').update(body).digest('base64url');
+  return hash('sha256', body, 'base64url');
+}
+
+const listSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The schema of a list of `schema`, built once: one array parse rather than one per item is
+ * measurably faster on lists of 100,000 resources, and building it per request is not free.
+ */
+function listSchemaOf<S extends z.ZodType>(schema: S): z.ZodArray<S> {
+  let listSchema = listSchemas.get(schema);
+  if (!listSchema) {
+    listSchema = z.array(schema);
+    listSchemas.set(schema, listSchema);
+  }
+  return listSchema as z.ZodArray<S>;
 }

@@ -9,9 +9,9 @@ export interface Page<R> {
   /** The service's clock when it answered this page (`Date` header), null when absent. */
   serverDate: Date | null;
   url: string;
-  /** Digest of this page's bytes (see RequestOptions.knownDigest). */
+  /** Digest of this page's bytes, when asked for (RequestOptions.withDigest, knownDigest). */
   digest?: string;
-  /** The answer equals the one whose digest the caller passed: `data` is empty, keep what you have. */
+  /** The answer equals the one whose digest the caller passed: `data` is empty and `meta` absent, keep what you have. */
   unchanged?: boolean;
 }
 

@@ -15,24 +15,12 @@ export function jsonLinesProgress(write: (line: string) => void): ProgressReport
 }
 
 export function terminalProgress(stream: NodeJS.WriteStream): ProgressReporter {
-  if (!stream.isTTY) {
-    // Not a terminal (a log file, CI): one line per collection when it finishes is enough.
-    let current: SyncProgress | undefined;
-    const flush = () => {
-      if (current)
-        stream.write(
-          `${current.collection}: ${current.done}${current.total !== undefined ? ` of ${current.total}` : ''}\n`,
-        );
-    };
-    return {
-      update(event) {
-        if (current && current.collection !== event.collection) flush();
-        current = event;
-      },
-      stop: flush,
-    };
-  }
-  const bar = new cliProgress.SingleBar(
+  return stream.isTTY ? progressBars(stream) : progressLines(stream);
+}
+
+/** On a terminal: a bar per collection (collections run side by side). */
+function progressBars(stream: NodeJS.WriteStream): ProgressReporter {
+  const bars = new cliProgress.MultiBar(
     {
       format: '{collection} [{bar}] {value}/{total}',
       stream,
@@ -41,21 +29,48 @@ export function terminalProgress(stream: NodeJS.WriteStream): ProgressReporter {
     },
     cliProgress.Presets.shades_classic,
   );
-  let collection: string | undefined;
+  const byCollection = new Map<string, cliProgress.SingleBar>();
   return {
     update(event) {
       const total = event.total ?? Math.max(event.done, 1);
-      if (event.collection !== collection) {
-        if (collection) bar.stop();
-        collection = event.collection;
-        bar.start(total, event.done, { collection: event.collection.padEnd(20) });
-      } else {
+      const bar = byCollection.get(event.collection);
+      if (bar) {
         bar.setTotal(total);
         bar.update(event.done);
+      } else {
+        const payload = { collection: event.collection.padEnd(20) };
+        byCollection.set(event.collection, bars.create(total, event.done, payload));
       }
     },
-    stop: () => {
-      if (collection) bar.stop();
+    stop: () => bars.stop(),
+  };
+}
+
+/**
+ * Not a terminal (a log file, CI): a line per collection when it is complete, and at the end a
+ * line for each collection whose total was never known.
+ */
+function progressLines(stream: NodeJS.WriteStream): ProgressReporter {
+  const open = new Map<string, SyncProgress>();
+  const written = new Set<string>();
+  const line = (event: SyncProgress) =>
+    stream.write(
+      `${event.collection}: ${event.done}${event.total !== undefined ? ` of ${event.total}` : ''}\n`,
+    );
+  return {
+    update(event) {
+      if (written.has(event.collection)) return;
+      if (event.total !== undefined && event.done >= event.total) {
+        open.delete(event.collection);
+        written.add(event.collection);
+        line(event);
+      } else {
+        open.set(event.collection, event);
+      }
+    },
+    stop() {
+      for (const event of open.values()) line(event);
+      open.clear();
     },
   };
 }

@@ -65,16 +65,12 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
       : undefined;
     const maxInFlight = parsePositiveInt(options.maxInFlight, '--max-in-flight');
 
-    let requests = 0;
     const api = createApiClient({
       baseUrl,
       ...(oauthUrl ? { oauthUrl } : {}),
       tokens: staticToken(options.token.trim()),
       maxInFlight,
       ...(requestsPerMinute ? { requestsPerMinute } : {}),
-      onRequest: () => {
-        requests += 1;
-      },
     });
     const replica = openReplica(options.db);
     const progress = options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
@@ -86,7 +82,6 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
         api,
         replica,
         options: { profile: options.profile, full: options.full ?? false },
-        requestCount: () => requests,
         onProgress: (event) => progress.update(event),
         signal: abort.signal,
       });

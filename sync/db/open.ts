@@ -2,6 +2,7 @@
 import { chmodSync, existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { restoreDeferredIndexes } from './deferred-indexes';
 import { MIGRATIONS } from './migrations';
 import type { Database } from './schema';
 
@@ -38,6 +39,7 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
   // Personal data of volunteers: readable by the owner only.
   if (isNew) chmodSync(file, 0o600);
   migrate(sqlite, file);
+  restoreDeferredIndexes(sqlite);
 
   const slowQueryMs = options.slowQueryMs ?? 40;
   const db = new Kysely<Database>({

@@ -40,16 +40,30 @@ const KEYS: Partial<Record<TableName, readonly string[]>> = {
 
 export class ReplicaWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  /** One transaction wrapper for every call: better-sqlite3 builds several functions per wrapper. */
+  private readonly inTransaction: (fn: () => unknown) => unknown;
 
-  constructor(readonly sqlite: BetterSqlite3.Database) {}
+  constructor(readonly sqlite: BetterSqlite3.Database) {
+    this.inTransaction = sqlite.transaction((fn: () => unknown) => fn());
+  }
 
-  /** Inserts or updates rows by primary key; columns not in the row (e.g. `pending`) keep their value. */
+  /**
+   * Inserts or updates rows by primary key; columns not in the row (e.g. `pending`) keep their
+   * value. Every row has the columns of the first. Values are bound by position: measurably
+   * cheaper than by name on 100,000 rows.
+   */
   upsert<Row extends object>(table: TableName, rows: readonly Row[]): void {
     const first = rows[0];
     if (!first) return;
     const columns = Object.keys(first);
     const statement = this.upsertStatement(table, columns);
-    for (const row of rows) statement.run(row as RowValues);
+    const values: SqlValue[] = new Array<SqlValue>(columns.length);
+    for (const row of rows) {
+      for (let i = 0; i < columns.length; i += 1) {
+        values[i] = (row as RowValues)[columns[i] as string] ?? null;
+      }
+      statement.run(values);
+    }
   }
 
   /** Deletes rows whose `column` equals one of `values` (chunked to stay under SQLite's variable limit). */
@@ -78,9 +92,9 @@ export class ReplicaWriter {
     return statement;
   }
 
-  /** Runs fn in one transaction. */
+  /** Runs fn in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn)();
+    return this.inTransaction(fn) as T;
   }
 
   private upsertStatement(table: TableName, columns: readonly string[]): BetterSqlite3.Statement {
@@ -93,7 +107,7 @@ export class ReplicaWriter {
     // A record whose base is unchanged is not rewritten: no page or index write for what is already there.
     const onlyChanged = columns.includes('base') ? ` WHERE ${table}.base IS NOT excluded.base` : '';
     const sql =
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ` +
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
       `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}${onlyChanged}` : 'NOTHING'}`;
     const statement = this.sqlite.prepare(sql);
     this.statements.set(cacheKey, statement);

@@ -1,5 +1,6 @@
 // What every pull strategy works with, and the two mechanisms they share: applying rows in
 // bounded chunks (yielding between transactions) and the per-collection run with its bookkeeping.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
@@ -31,7 +32,6 @@ export interface PullContext {
   syncedAt: string;
   /** The signed-in user's id, known after the own record is pulled. */
   selfId: string | null;
-  requestCount(): number;
   progress(event: SyncProgress): void;
   results: Map<string, CollectionResult>;
   /** "table:id" → base of related records already written in this sync (companies and UVTs recur per course). */
@@ -202,6 +202,15 @@ export function watermarkAt(ctx: PullContext, serverDate: Date | null): string |
   return new Date(serverDate.getTime() - ctx.options.overlapSeconds * 1000).toISOString();
 }
 
+/** The requests of the collection whose strategy is running (collections run side by side). */
+const collectionRequests = new AsyncLocalStorage<{ count: number }>();
+
+/** Counts a request to the collection in whose async context it was sent. */
+export function countCollectionRequest(): void {
+  const counter = collectionRequests.getStore();
+  if (counter) counter.count += 1;
+}
+
 /**
  * Runs one collection's strategy with its bookkeeping: request counting, watermark and full-scan
  * rhythm written only on success, 423/403 recorded as "skipped", any other failure recorded as
@@ -213,13 +222,13 @@ export async function runCollection(
   strategy: (state: CollectionState) => Promise<StrategyOutcome>,
 ): Promise<CollectionResult> {
   const state = readState(ctx.replica.sqlite, collection);
-  const requestsBefore = ctx.requestCount();
+  const requests = { count: 0 };
   const started = performance.now();
   const now = new Date().toISOString();
   const seconds = () => Number(((performance.now() - started) / 1000).toFixed(3));
   let result: CollectionResult;
   try {
-    const outcome = await strategy(state);
+    const outcome = await collectionRequests.run(requests, () => strategy(state));
     writeState(ctx.replica.sqlite, {
       ...state,
       watermark: outcome.watermark === undefined ? state.watermark : outcome.watermark,
@@ -232,7 +241,7 @@ export async function runCollection(
     result = {
       records: outcome.records,
       deleted: outcome.deleted,
-      requests: ctx.requestCount() - requestsBefore,
+      requests: requests.count,
       seconds: seconds(),
     };
   } catch (error) {
@@ -249,7 +258,7 @@ export async function runCollection(
     result = {
       records: 0,
       deleted: 0,
-      requests: ctx.requestCount() - requestsBefore,
+      requests: requests.count,
       seconds: seconds(),
     };
     if (skipped) result.skipped = skipped;

@@ -1,11 +1,10 @@
 // One sync: every collection of the profile, in an order where parents come before children.
-import { format } from 'date-fns';
+import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api';
 import type { Replica } from '../db/open';
 import {
   baseOf,
   benachrichtigungRow,
-  clientParticipantRow,
   clientRow,
   courseTypeRow,
   helferstundenTypRow,
@@ -15,12 +14,14 @@ import {
 } from '../db/rows';
 import { ReplicaWriter } from '../db/writer';
 import type { CollectionResult, PullContext } from './context';
-import { forEachLimited, isPeriodicFullRun, PER_ITEM_CONCURRENCY, runCollection } from './context';
+import { countCollectionRequest } from './context';
 import { pullCourses, pullCustomfields, pullParticipations } from './collections/courses';
+import { pullClientParticipants } from './collections/client-participants';
+import { pullForms } from './collections/forms';
 import { pullHours } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
 import { pullPersonal } from './collections/personal';
-import { pullSingleton, pullWhole, replaceChildren } from './collections/whole';
+import { pullSingleton, pullWhole } from './collections/whole';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
 import { setMeta } from './state';
 
@@ -39,8 +40,6 @@ export interface RunSyncInput {
   api: ApiClient;
   replica: Replica;
   options: Partial<SyncOptions> & Pick<SyncOptions, 'profile'>;
-  /** Counts requests sent so far (wired to the api client's onRequest). */
-  requestCount: () => number;
   onProgress?: (event: SyncProgress) => void;
   signal?: AbortSignal;
 }
@@ -56,23 +55,47 @@ const COURSE_MODULE = [
   'formulare',
 ];
 
+/** The order of a summary's collections (they are pulled side by side, so they finish in any order). */
+const SUMMARY_ORDER = [
+  'userinfo',
+  'orga',
+  'personal',
+  'person_details',
+  'kalender',
+  'benachrichtigungen',
+  'helferstunden_einstellungen',
+  'steuersaetze',
+  ...COURSE_MODULE,
+  'helferstunden',
+];
+
 export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   const started = Date.now();
   const options: SyncOptions = { ...DEFAULT_SYNC_OPTIONS, ...input.options };
+  // The lanes share one signal: the caller's cancellation, or a lane that failed for good.
+  const stop = new AbortController();
+  // Every request in flight or waiting for a slot listens to it: hundreds at once, not a leak.
+  setMaxListeners(0, stop.signal);
+  const forwardAbort = () => stop.abort(input.signal?.reason);
+  if (input.signal?.aborted) forwardAbort();
+  else input.signal?.addEventListener('abort', forwardAbort, { once: true });
+  let requests = 0;
+  const stopObserving = input.api.observeRequests(() => {
+    requests += 1;
+    countCollectionRequest();
+  });
   const ctx: PullContext = {
     api: input.api,
     replica: input.replica,
     writer: new ReplicaWriter(input.replica.sqlite),
     options,
-    signal: input.signal,
+    signal: stop.signal,
     syncedAt: new Date(started).toISOString(),
     selfId: null,
-    requestCount: input.requestCount,
     progress: input.onProgress ?? (() => {}),
     results: new Map(),
     writtenRelated: new Map(),
   };
-  const requestsBefore = input.requestCount();
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.
   const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', {
@@ -80,32 +103,66 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   }) as number;
   input.replica.sqlite.pragma('wal_autocheckpoint = 0');
   try {
-    return await pullEverything(ctx, input, started, requestsBefore);
+    await pullEverything(ctx, stop);
   } finally {
+    stopObserving();
+    input.signal?.removeEventListener('abort', forwardAbort);
     input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
     input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');
   }
+  return finish(ctx, input.replica, started, requests);
 }
 
-async function pullEverything(
-  ctx: PullContext,
-  input: RunSyncInput,
-  started: number,
-  requestsBefore: number,
-): Promise<SyncSummary> {
-  const { options } = ctx;
-  const office = options.profile === 'office';
+/**
+ * The collections in independent lanes that run side by side, each in parent-before-child order:
+ * while one lane parses and writes, the service already answers another lane's requests (the
+ * client's request slots are shared, so the service sees no more at once than one lane would).
+ */
+async function pullEverything(ctx: PullContext, stop: AbortController): Promise<void> {
+  // The own id comes first: the trainer profile, the own hours and the own forms need it.
   await pullSingleton(ctx, 'userinfo', async (signal) => {
     const info = await ctx.api.getUserInfo({ signal });
     ctx.selfId = info.sub;
     return { type: 'userinfo', id: info.sub, base: JSON.stringify(info) };
   });
+  await runLanes(stop, [
+    async () => {
+      await pullPersonal(ctx);
+      await pullPersonDetails(ctx);
+    },
+    async () => {
+      await pullReferenceData(ctx);
+      await pullCourseModule(ctx);
+    },
+    () => pullHours(ctx).then(() => {}),
+  ]);
+}
+
+/**
+ * Waits for every lane. The first lane to fail for good (auth, network, cancellation) stops the
+ * others through the shared signal; its failure is thrown once nothing runs any more.
+ */
+async function runLanes(stop: AbortController, lanes: (() => Promise<void>)[]): Promise<void> {
+  let firstFailure: { error: unknown } | undefined;
+  await Promise.allSettled(
+    lanes.map(async (lane) => {
+      try {
+        await lane();
+      } catch (error) {
+        firstFailure ??= { error };
+        stop.abort(error);
+      }
+    }),
+  );
+  if (firstFailure) throw firstFailure.error;
+}
+
+/** The own organisation and the small collections that everything else refers to. */
+async function pullReferenceData(ctx: PullContext) {
   await pullSingleton(ctx, 'orga', async (signal) => {
     const { data } = await ctx.api.getOrganisation({ signal });
     return { type: data.type, id: data.id, base: baseOf(data) };
   });
-  await pullPersonal(ctx);
-  await pullPersonDetails(ctx);
   await pullWhole(ctx, {
     collection: 'kalender',
     table: 'kalender',
@@ -135,7 +192,10 @@ async function pullEverything(
     fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
     toRow: steuersatzRow,
   });
+}
 
+async function pullCourseModule(ctx: PullContext) {
+  const office = ctx.options.profile === 'office';
   await pullWhole(ctx, {
     collection: 'course_types',
     table: 'course_types',
@@ -152,49 +212,59 @@ async function pullEverything(
         seconds: 0,
         skipped: 'unlicensed',
       });
-  } else {
-    await pullWhole(ctx, {
-      collection: 'uvts',
-      table: 'uvts',
-      fetch: (signal) => ctx.api.listUvts({ signal }),
-      toRow: uvtRow,
-    });
-    if (office)
-      await pullWhole(ctx, {
-        collection: 'clients',
-        table: 'clients',
-        fetch: (signal) => ctx.api.listClients({ signal }),
-        toRow: clientRow,
-      });
-    await pullCourses(ctx);
-    await pullParticipations(ctx);
-    await pullCustomfields(ctx);
-    if (office) await pullClientParticipants(ctx);
-    await pullForms(ctx);
+    return;
   }
-  await pullHours(ctx);
+  await pullWhole(ctx, {
+    collection: 'uvts',
+    table: 'uvts',
+    fetch: (signal) => ctx.api.listUvts({ signal }),
+    toRow: uvtRow,
+  });
+  if (office)
+    await pullWhole(ctx, {
+      collection: 'clients',
+      table: 'clients',
+      fetch: (signal) => ctx.api.listClients({ signal }),
+      toRow: clientRow,
+    });
+  await pullCourses(ctx);
+  await pullParticipations(ctx);
+  await pullCustomfields(ctx);
+  if (office) await pullClientParticipants(ctx);
+  await pullForms(ctx);
+}
 
+function finish(
+  ctx: PullContext,
+  replica: Replica,
+  started: number,
+  requests: number,
+): SyncSummary {
   const finished = Date.now();
-  const collections = Object.fromEntries(ctx.results);
+  const rank = (name: string) => {
+    const index = SUMMARY_ORDER.indexOf(name);
+    return index === -1 ? SUMMARY_ORDER.length : index;
+  };
+  const collections = Object.fromEntries([...ctx.results].sort(([a], [b]) => rank(a) - rank(b)));
   const summary: SyncSummary = {
     ok: Object.values(collections).every((r) => !r.error),
-    profile: options.profile,
+    profile: ctx.options.profile,
     collections,
     records: Object.values(collections).reduce((sum, r) => sum + r.records, 0),
-    requests: input.requestCount() - requestsBefore,
+    requests,
     seconds: (finished - started) / 1000,
     startedAt: ctx.syncedAt,
     finishedAt: new Date(finished).toISOString(),
   };
-  setMeta(input.replica.sqlite, 'profile', options.profile);
-  if (ctx.selfId) setMeta(input.replica.sqlite, 'self_id', ctx.selfId);
+  setMeta(replica.sqlite, 'profile', ctx.options.profile);
+  if (ctx.selfId) setMeta(replica.sqlite, 'self_id', ctx.selfId);
   setMeta(
-    input.replica.sqlite,
+    replica.sqlite,
     'last_sync',
     JSON.stringify({ at: summary.finishedAt, ok: summary.ok, seconds: summary.seconds }),
   );
-  if (summary.ok) setMeta(input.replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
-  refreshQueryPlannerStatistics(input.replica);
+  if (summary.ok) setMeta(replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
+  refreshQueryPlannerStatistics(replica);
   return summary;
 }
 
@@ -205,82 +275,4 @@ async function pullEverything(
 function refreshQueryPlannerStatistics(replica: Replica): void {
   replica.sqlite.pragma('analysis_limit = 1000');
   replica.sqlite.pragma('optimize = 0x10002');
-}
-
-/** Participants of each client (they may belong to courses outside the window), replaced per client. */
-function pullClientParticipants(ctx: PullContext) {
-  return runCollection(ctx, 'client_participants', async (state) => {
-    const fullScan = isPeriodicFullRun(ctx, state);
-    const clientIds = ctx.replica.sqlite
-      .prepare('SELECT id FROM clients ORDER BY id')
-      .pluck()
-      .all() as string[];
-    let records = 0;
-    let deleted = 0;
-    await forEachLimited(clientIds, PER_ITEM_CONCURRENCY, async (clientId) => {
-      const outcome = await replaceChildren(
-        ctx,
-        {
-          collection: 'client_participants',
-          table: 'client_participants',
-          toRow: (r, syncedAt) => clientParticipantRow(r, clientId, syncedAt),
-          parent: { column: 'client_id', id: clientId },
-          useDigests: !fullScan,
-        },
-        (knownDigest) =>
-          ctx.api.listClientParticipants(clientId, {
-            signal: ctx.signal,
-            ...(knownDigest ? { knownDigest } : {}),
-          }),
-      );
-      records += outcome.records;
-      deleted += outcome.deleted;
-    });
-    const orphans = ctx.writer.transaction(
-      () =>
-        ctx.replica.sqlite
-          .prepare(
-            'DELETE FROM client_participants WHERE client_id NOT IN (SELECT id FROM clients)',
-          )
-          .run().changes,
-    );
-    return { records, deleted: deleted + orphans, fullScan };
-  });
-}
-
-/** Forms of the own person and of every course that has not ended, replaced per object. */
-function pullForms(ctx: PullContext) {
-  return runCollection(ctx, 'formulare', async () => {
-    const today = format(ctx.options.today(), 'yyyy-MM-dd');
-    const courseIds = ctx.replica.sqlite
-      .prepare('SELECT id FROM courses WHERE last_date >= ? ORDER BY id')
-      .pluck()
-      .all(today) as string[];
-    const objects: { typ: 'u' | 'k'; id: string }[] = [
-      ...(ctx.selfId ? [{ typ: 'u' as const, id: ctx.selfId }] : []),
-      ...courseIds.map((id) => ({ typ: 'k' as const, id })),
-    ];
-    let records = 0;
-    await forEachLimited(objects, PER_ITEM_CONCURRENCY, async (object) => {
-      const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
-      ctx.writer.transaction(() => {
-        ctx.writer
-          .statement('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
-          .run(object.typ, object.id);
-        ctx.writer.upsert(
-          'formulare',
-          forms.map((form, position) => ({
-            objekt_typ: object.typ,
-            objekt_id: object.id,
-            position,
-            titel: form.titel,
-            aktion: JSON.stringify(form.aktion ?? null),
-            synced_at: ctx.syncedAt,
-          })),
-        );
-      });
-      records += forms.length;
-    });
-    return { records, deleted: 0, fullScan: true };
-  });
 }

@@ -13,21 +13,13 @@ parentPort?.on('message', (message: unknown) => {
   if (message === 'cancel') abort.abort();
 });
 
-let requests = 0;
-const api = createApiClient({
-  ...input.client,
-  tokens: staticToken(input.token),
-  onRequest: () => {
-    requests += 1;
-  },
-});
+const api = createApiClient({ ...input.client, tokens: staticToken(input.token) });
 const replica = openReplica(input.replicaFile);
 try {
   const summary = await runSync({
     api,
     replica,
     options: input.options,
-    requestCount: () => requests,
     onProgress: (event) => post({ type: 'progress', event }),
     signal: abort.signal,
   });

@@ -37,8 +37,7 @@ export async function syncBench(): Promise<Record<string, unknown>> {
       onRequest: (event) => urls.push(event.url),
     });
     const replica = openReplica(join(dir, 'replica.sqlite'));
-    const sync = () =>
-      runSync({ api, replica, options: { profile: 'office' }, requestCount: () => urls.length });
+    const sync = () => runSync({ api, replica, options: { profile: 'office' } });
 
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();

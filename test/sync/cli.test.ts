@@ -122,8 +122,11 @@ describe('vorort sync / status', () => {
       db,
       '--json',
     ];
+    let pressed = false; // once, as a person would: a second Ctrl+C ends the process at once
     const interrupted = await vorort(args, (line, kill) => {
-      if (line.includes('"collection":"person_details"')) kill('SIGINT');
+      if (pressed || !line.includes('"collection":"person_details"')) return;
+      pressed = true;
+      kill('SIGINT');
     });
     expect(interrupted.code).toBe(130);
     const last = JSON.parse(interrupted.stdout.at(-1)!) as { ok: boolean; error: string };

@@ -41,21 +41,12 @@ async function syncOnce(
   options: Partial<SyncOptions> = {},
   token = tokenOf(sandbox, 'office').accessToken,
 ) {
-  let requests = 0;
   const api = createApiClient({
     baseUrl: sandbox.baseUrl,
     tokens: staticToken(token),
     maxRetries: 1,
-    onRequest: () => {
-      requests += 1;
-    },
   });
-  return runSync({
-    api,
-    replica,
-    options: { profile: 'office', ...options },
-    requestCount: () => requests,
-  });
+  return runSync({ api, replica, options: { profile: 'office', ...options } });
 }
 
 const window = courseWindow(DEFAULT_SYNC_OPTIONS);

@@ -26,18 +26,11 @@ beforeAll(async () => {
   target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
   dir = mkdtempSync(join(tmpdir(), 'vorort-queries-'));
   replica = openReplica(join(dir, 'replica.sqlite'));
-  let requests = 0;
   const api = createApiClient({
     baseUrl: sandbox.baseUrl,
     tokens: staticToken(office.accessToken),
-    onRequest: () => void (requests += 1),
   });
-  const summary = await runSync({
-    api,
-    replica,
-    options: { profile: 'office' },
-    requestCount: () => requests,
-  });
+  const summary = await runSync({ api, replica, options: { profile: 'office' } });
   expect(summary.ok).toBe(true);
   queries = createQueryService(replica);
 });

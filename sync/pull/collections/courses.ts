@@ -179,11 +179,11 @@ export function pullParticipations(ctx: PullContext) {
         parent: { column: 'course_id', id: courseId },
         useDigests,
       },
-      (knownDigest) =>
+      (digest) =>
         ctx.api.listParticipations(courseId, {
           include: ['company', 'uvt'],
           signal: ctx.signal,
-          ...(knownDigest ? { knownDigest } : {}),
+          ...digest,
         }),
     ),
   );
@@ -201,11 +201,7 @@ export function pullCustomfields(ctx: PullContext) {
         parent: { column: 'course_id', id: courseId },
         useDigests,
       },
-      (knownDigest) =>
-        ctx.api.listCustomFields(courseId, {
-          signal: ctx.signal,
-          ...(knownDigest ? { knownDigest } : {}),
-        }),
+      (digest) => ctx.api.listCustomFields(courseId, { signal: ctx.signal, ...digest }),
     ),
   );
 }

@@ -4,6 +4,7 @@
 // service no longer lists. Occasions, types and the occasions' events come in `included`.
 import { addMonths, format, parseISO } from 'date-fns';
 import { collectPages, type Page } from '../../api';
+import { deferIndexesIfEmpty } from '../../db/deferred-indexes';
 import {
   anlassReferenzRow,
   anlassRow,
@@ -23,7 +24,7 @@ import {
 } from '../context';
 
 const INCLUDE = ['anlass', 'typ', 'anlass.referenz'] as const;
-const WINDOWS_AHEAD = 3;
+const WINDOWS_AHEAD = 6;
 
 interface HoursQuery {
   von: string;
@@ -63,13 +64,18 @@ export function pullHours(ctx: PullContext) {
       const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, (window) =>
         collectPages(fetchHours(ctx, window)),
       );
-      for await (const answer of windows) {
-        await apply({
-          data: answer.data,
-          included: answer.included,
-          serverDate: answer.serverDate,
-          url: '',
-        });
+      const buildIndexes = deferIndexesIfEmpty(ctx.replica.sqlite, 'helferstunden');
+      try {
+        for await (const answer of windows) {
+          await apply({
+            data: answer.data,
+            included: answer.included,
+            serverDate: answer.serverDate,
+            url: '',
+          });
+        }
+      } finally {
+        buildIndexes();
       }
       const scope =
         ctx.options.profile === 'trainer'

@@ -87,12 +87,14 @@ async function refreshChecks(ctx: PullContext, userId: string, watermark: string
   let deleted = 0;
   if (watermark) {
     // Only what changed came: nothing to remove.
-    ctx.writer.transaction(() =>
-      ctx.writer.upsert(
-        'ueberpruefungen',
-        checks.data.map((c) => toRow(c, ctx.syncedAt)),
-      ),
-    );
+    if (checks.data.length > 0) {
+      ctx.writer.transaction(() =>
+        ctx.writer.upsert(
+          'ueberpruefungen',
+          checks.data.map((c) => toRow(c, ctx.syncedAt)),
+        ),
+      );
+    }
   } else {
     deleted = await replaceRows(
       ctx,
@@ -120,7 +122,6 @@ function refreshHonours(ctx: PullContext, userId: string, useDigests: boolean) {
       parent: { column: 'user_id', id: userId },
       useDigests,
     },
-    (knownDigest) =>
-      ctx.api.listEhrungen(userId, { signal: ctx.signal, ...(knownDigest ? { knownDigest } : {}) }),
+    (digest) => ctx.api.listEhrungen(userId, { signal: ctx.signal, ...digest }),
   );
 }

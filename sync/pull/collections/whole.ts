@@ -1,5 +1,5 @@
 // Small collections are fetched whole and replaced: what the service no longer lists is removed.
-import { collectPages, type Page } from '../../api';
+import { collectPages, type Page, type RequestOptions } from '../../api';
 import type { ServiceResource } from '../../db/rows';
 import type { TableName } from '../../db/schema';
 import type { RowValues } from '../../db/writer';
@@ -42,6 +42,8 @@ export async function replaceRows(
   spec: Pick<WholeCollection, 'collection' | 'table' | 'toRow' | 'included' | 'scope'>,
   data: readonly ServiceResource[],
   included: readonly ServiceResource[],
+  /** Runs in the transaction that completes the replacement (e.g. to record the answer's digest). */
+  onComplete?: () => void,
 ): Promise<number> {
   const includedRows = Object.entries(spec.included ?? {}).flatMap(([type, target]) =>
     target
@@ -62,19 +64,25 @@ export async function replaceRows(
     .filter((row) => existing.get(String(row.id)) !== row.base);
   const listed = new Set(data.map((r) => r.id));
   const gone = [...existing.keys()].filter((id) => !listed.has(id));
-  const deleteGone = () => ctx.writer.deleteWhereIn(spec.table, 'id', gone);
-  if (rows.length + included.length <= ctx.options.chunkSize) {
+  const complete = () => {
+    const deleted = ctx.writer.deleteWhereIn(spec.table, 'id', gone);
+    onComplete?.();
+    return deleted;
+  };
+  const relatedCount = includedRows.reduce((sum, related) => sum + related.rows.length, 0);
+  if (rows.length + relatedCount + gone.length === 0 && !onComplete) return 0;
+  if (rows.length + relatedCount <= ctx.options.chunkSize) {
     return ctx.writer.transaction(() => {
       for (const { table, rows: related } of includedRows) ctx.writer.upsert(table, related);
       ctx.writer.upsert(spec.table, rows);
-      return deleteGone();
+      return complete();
     });
   }
   for (const { table, rows: related } of includedRows) {
     await upsertChunked(ctx, spec.collection, table, related);
   }
   await upsertChunked(ctx, spec.collection, spec.table, rows);
-  return ctx.writer.transaction(deleteGone);
+  return ctx.writer.transaction(complete);
 }
 
 /** False for a related record already written with the same base earlier in this sync. */
@@ -99,6 +107,9 @@ function existingBases(
   return new Map(rows);
 }
 
+/** What a per-parent fetch passes on to the list request. */
+export type DigestOptions = Pick<RequestOptions, 'withDigest' | 'knownDigest'>;
+
 export interface ParentScope {
   /** The column that names the parent, e.g. course_id. */
   column: string;
@@ -117,26 +128,35 @@ export async function replaceChildren(
     parent: ParentScope;
     useDigests: boolean;
   },
-  fetch: (knownDigest: string | undefined) => AsyncGenerator<Page<ServiceResource>>,
+  fetch: (digest: DigestOptions) => AsyncGenerator<Page<ServiceResource>>,
 ): Promise<{ records: number; deleted: number }> {
   const key = `${spec.collection}:${spec.parent.id}`;
   const scope = { where: `${spec.parent.column} = ?`, params: [spec.parent.id] };
   const known = spec.useDigests ? appliedDigest(ctx, key, spec.table, scope) : undefined;
-  const answer = await collectPages(fetch(known));
+  const answer = await collectPages(
+    fetch(known === undefined ? { withDigest: true } : { withDigest: true, knownDigest: known }),
+  );
   if (answer.unchanged) return { records: 0, deleted: 0 };
-  const deleted = await replaceRows(ctx, { ...spec, scope }, answer.data, answer.included);
-  if (answer.digest) {
-    ctx.writer.transaction(() =>
-      ctx.writer.upsert('answer_digests', [
-        { key, digest: answer.digest, records: answer.data.length },
-      ]),
-    );
-  }
+  const { digest } = answer;
+  const deleted = await replaceRows(
+    ctx,
+    { ...spec, scope },
+    answer.data,
+    answer.included,
+    digest === undefined || digest === known
+      ? undefined
+      : () => recordDigest(ctx, key, digest, answer.data.length),
+  );
   return { records: answer.data.length, deleted };
 }
 
+/** Remembers the digest of the answer just applied under `key` and the number of rows it gave. */
+export function recordDigest(ctx: PullContext, key: string, digest: string, records: number) {
+  ctx.writer.upsert('answer_digests', [{ key, digest, records }]);
+}
+
 /** The digest of the answer last applied under `key`, if the rows it gave are all still there. */
-function appliedDigest(
+export function appliedDigest(
   ctx: PullContext,
   key: string,
   table: TableName,

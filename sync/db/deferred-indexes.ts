@@ -1,0 +1,67 @@
+// Bulk loads into an empty table (the first sync's 100,000 volunteer hours) with its secondary
+// indexes built once at the end. Updated chunk by chunk, a randomly ordered index (e.g. by person)
+// has most of its pages rewritten by every chunk's commit: twice the WAL, and a checkpoint that
+// copies it all. The dropped indexes are recorded first, so a process killed mid-load gets them
+// back when the replica is next opened.
+import type BetterSqlite3 from 'better-sqlite3';
+
+const META_KEY = 'deferred_indexes';
+
+/**
+ * Drops the secondary indexes of `table` if it is empty and answers a function that builds them
+ * again; for a table with rows, changes nothing (and the function does nothing).
+ */
+export function deferIndexesIfEmpty(sqlite: BetterSqlite3.Database, table: string): () => void {
+  const hasRows = sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck().get() === 1;
+  if (hasRows) return () => {};
+  const indexes = sqlite
+    .prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    .all(table) as { name: string; sql: string }[];
+  if (indexes.length === 0) return () => {};
+  sqlite.transaction(() => {
+    writeDeferred(sqlite, [...readDeferred(sqlite), ...indexes.map((index) => index.sql)]);
+    for (const index of indexes) sqlite.exec(`DROP INDEX ${index.name}`);
+  })();
+  return () =>
+    sqlite.transaction(() => {
+      for (const index of indexes) sqlite.exec(index.sql);
+      const mine = new Set(indexes.map((index) => index.sql));
+      writeDeferred(
+        sqlite,
+        readDeferred(sqlite).filter((sql) => !mine.has(sql)),
+      );
+    })();
+}
+
+/** Builds every index a load recorded as deferred but did not get to build (the process ended mid-load). */
+export function restoreDeferredIndexes(sqlite: BetterSqlite3.Database): void {
+  const pending = readDeferred(sqlite);
+  if (pending.length === 0) return;
+  sqlite.transaction(() => {
+    for (const sql of pending)
+      sqlite.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
+    writeDeferred(sqlite, []);
+  })();
+}
+
+function readDeferred(sqlite: BetterSqlite3.Database): string[] {
+  const value = sqlite
+    .prepare('SELECT value FROM replica_meta WHERE key = ?')
+    .pluck()
+    .get(META_KEY);
+  return typeof value === 'string' ? (JSON.parse(value) as string[]) : [];
+}
+
+function writeDeferred(sqlite: BetterSqlite3.Database, sql: readonly string[]): void {
+  if (sql.length === 0) {
+    sqlite.prepare('DELETE FROM replica_meta WHERE key = ?').run(META_KEY);
+    return;
+  }
+  sqlite
+    .prepare(
+      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    )
+    .run(META_KEY, JSON.stringify(sql));
+}
