@@ -57,6 +57,8 @@ export interface HttpResponse {
 /** Sends a request and answers its 2xx response; anything else is thrown as ApiError. */
 export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
 
+const utf8 = new TextDecoder();
+
 /** Methods that may be sent again without changing the outcome; POST and PATCH never are (DESIGN rule 7). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -92,7 +94,7 @@ export function createTransport(options: TransportOptions): Transport {
       return {
         status: response.status,
         headers: response.headers,
-        body: new TextDecoder().decode(body),
+        body: utf8.decode(body),
         serverDate: parseHttpDate(response.headers.get('date')),
       };
     } catch (error) {
@@ -114,10 +116,11 @@ export function createTransport(options: TransportOptions): Transport {
     token: string,
   ): Promise<HttpResponse | ApiError> {
     try {
-      return await abandonOnAbort(
-        limit(() => attempt(request, token)),
-        request.signal,
-      );
+      const slotFree = limit.activeCount < limit.concurrency && limit.pendingCount === 0;
+      // Waiting for a slot is what a cancelled caller must not be kept in; with a free slot the
+      // attempt starts at once and its deadline notices the signal.
+      const started = limit(() => attempt(request, token));
+      return await (slotFree ? started : abandonOnAbort(started, request.signal));
     } catch (error) {
       if (error instanceof CancelledSignal) throw cancelled(request);
       if (error instanceof ApiError) return error;

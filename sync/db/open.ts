@@ -33,6 +33,10 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Screens jump between lists (personnel by another letter, another course): reads through a
+    // memory map and a larger page cache instead of a system call per page of a 100 MB replica.
+    sqlite.pragma('mmap_size = 268435456');
+    sqlite.pragma('cache_size = -32768');
   } catch (error) {
     throw new ReplicaError(`Cannot open the replica ${file}: ${(error as Error).message}`);
   }

@@ -36,6 +36,8 @@ export interface PullContext {
   results: Map<string, CollectionResult>;
   /** "table:id" → base of related records already written in this sync (companies and UVTs recur per course). */
   writtenRelated: Map<string, string>;
+  /** Per collection: parent id → digest of the answer applied last (see appliedDigests). */
+  appliedDigests: Map<string, ReadonlyMap<string, string>>;
 }
 
 /** What a strategy reports; `watermark` undefined leaves it unchanged, null clears it. */

@@ -95,6 +95,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     progress: input.onProgress ?? (() => {}),
     results: new Map(),
     writtenRelated: new Map(),
+    appliedDigests: new Map(),
   };
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.

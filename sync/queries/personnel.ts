@@ -38,23 +38,32 @@ export async function listPersonnel(
       : args.sort === 'status'
         ? (['status', 'sort_name'] as const)
         : (['sort_name'] as const);
-  let rows = query.select([
-    'id',
-    'vorname',
-    'nachname',
-    'status',
-    'email',
-    'ort',
-    'mitgliednr',
-    // The page's qualifications in the same query, in the service's order (unit separator between).
-    sql<
-      string | null
-    >`(SELECT group_concat(coalesce(q.name_kurz, q.name), char(31) ORDER BY q.idx) FROM qualifikationen q WHERE q.user_id = users.id)`.as(
-      'qualis',
-    ),
-  ]);
-  for (const column of order) rows = rows.orderBy(column);
-  const people = await rows.orderBy('id').limit(args.limit).offset(args.offset).execute();
+  // The page's ids first, then their columns and qualifications: the correlated subquery runs
+  // for the 50 people shown, not for every match before sorting.
+  let page = query.select('id');
+  for (const column of order) page = page.orderBy(column);
+  page = page.orderBy('id').limit(args.limit).offset(args.offset);
+  let rows = db
+    .with('page', () => page)
+    .selectFrom('page')
+    .innerJoin('users', 'users.id', 'page.id')
+    .select([
+      'users.id',
+      'vorname',
+      'nachname',
+      'status',
+      'email',
+      'ort',
+      'mitgliednr',
+      // In the service's order, with the unit separator between.
+      sql<
+        string | null
+      >`(SELECT group_concat(coalesce(q.name_kurz, q.name), char(31) ORDER BY q.idx) FROM qualifikationen q WHERE q.user_id = users.id)`.as(
+        'qualis',
+      ),
+    ]);
+  for (const column of order) rows = rows.orderBy(`users.${column}`);
+  const people = await rows.orderBy('users.id').execute();
   return {
     total,
     items: people.map(({ qualis, ...person }) => ({

@@ -9,7 +9,7 @@ import {
   runCollection,
   type PullContext,
 } from '../context';
-import { appliedDigest, recordDigest } from './whole';
+import { appliedDigests, recordDigest } from './whole';
 
 /** Forms of the own person and of every course that has not ended. */
 export function pullForms(ctx: PullContext) {
@@ -27,10 +27,17 @@ export function pullForms(ctx: PullContext) {
     let records = 0;
     await forEachLimited(objects, PER_ITEM_CONCURRENCY, async (object) => {
       const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
-      const key = `formulare:${object.typ}:${object.id}`;
-      const scope = { where: 'objekt_typ = ? AND objekt_id = ?', params: [object.typ, object.id] };
+      const collection = `formulare:${object.typ}`;
       const digest = hash('sha256', JSON.stringify(forms), 'base64url');
-      if (useDigests && appliedDigest(ctx, key, 'formulare', scope) === digest) return;
+      const applied = useDigests
+        ? appliedDigests(
+            ctx,
+            collection,
+            'formulare',
+            `objekt_typ = '${object.typ}' AND objekt_id = applied.parent`,
+          )
+        : undefined;
+      if (applied?.get(object.id) === digest) return;
       ctx.writer.transaction(() => {
         ctx.writer
           .statement('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
@@ -46,7 +53,7 @@ export function pullForms(ctx: PullContext) {
             synced_at: ctx.syncedAt,
           })),
         );
-        recordDigest(ctx, key, digest, forms.length);
+        recordDigest(ctx, `${collection}:${object.id}`, digest, forms.length);
       });
       records += forms.length;
     });

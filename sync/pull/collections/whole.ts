@@ -132,7 +132,14 @@ export async function replaceChildren(
 ): Promise<{ records: number; deleted: number }> {
   const key = `${spec.collection}:${spec.parent.id}`;
   const scope = { where: `${spec.parent.column} = ?`, params: [spec.parent.id] };
-  const known = spec.useDigests ? appliedDigest(ctx, key, spec.table, scope) : undefined;
+  const known = spec.useDigests
+    ? appliedDigests(
+        ctx,
+        spec.collection,
+        spec.table,
+        `${spec.parent.column} = applied.parent`,
+      ).get(spec.parent.id)
+    : undefined;
   const answer = await collectPages(
     fetch(known === undefined ? { withDigest: true } : { withDigest: true, knownDigest: known }),
   );
@@ -155,22 +162,34 @@ export function recordDigest(ctx: PullContext, key: string, digest: string, reco
   ctx.writer.upsert('answer_digests', [{ key, digest, records }]);
 }
 
-/** The digest of the answer last applied under `key`, if the rows it gave are all still there. */
-export function appliedDigest(
+/**
+ * Parent id → digest of the answer last applied for it in `collection` (digests are recorded
+ * under `collection:parent`), for the parents whose rows are all still in `table`. Read in one
+ * query the first time a sync asks: a query per parent costs more than its request saves.
+ * `parentMatch` selects a parent's rows, naming the parent `applied.parent`.
+ */
+export function appliedDigests(
   ctx: PullContext,
-  key: string,
+  collection: string,
   table: TableName,
-  scope: { where: string; params: unknown[] },
-): string | undefined {
-  const applied = ctx.writer
-    .statement('SELECT digest, records FROM answer_digests WHERE key = ?')
-    .get(key) as { digest: string; records: number } | undefined;
-  if (!applied) return undefined;
-  const present = ctx.writer
-    .statement(`SELECT count(*) FROM ${table} WHERE ${scope.where}`)
-    .pluck()
-    .get(...scope.params);
-  return present === applied.records ? applied.digest : undefined;
+  parentMatch: string,
+): ReadonlyMap<string, string> {
+  let digests = ctx.appliedDigests.get(collection);
+  if (!digests) {
+    const rows = ctx.writer
+      .statement(
+        `SELECT parent, digest FROM (
+           SELECT substr(key, ${collection.length + 2}) AS parent, digest, records
+           FROM answer_digests WHERE key > ? AND key < ?
+         ) AS applied
+         WHERE records = (SELECT count(*) FROM ${table} WHERE ${parentMatch})`,
+      )
+      .raw()
+      .all(`${collection}:`, `${collection};`) as [string, string][];
+    digests = new Map(rows);
+    ctx.appliedDigests.set(collection, digests);
+  }
+  return digests;
 }
 
 /** A single document (the own organisation, the user-info, the own hour settings). */
