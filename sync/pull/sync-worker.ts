@@ -45,4 +45,6 @@ try {
   });
 } finally {
   await replica.close();
+  // The cancel listener would keep this thread, and so the whole process, alive.
+  parentPort?.close();
 }

@@ -21,24 +21,23 @@ export function runSyncInWorker(run: WorkerSyncRun): Promise<SyncSummary> {
   });
   const cancel = () => worker.postMessage('cancel');
   signal?.addEventListener('abort', cancel, { once: true });
+  // Settles once the worker has exited: its replica connection is closed by then.
   return new Promise<SyncSummary>((resolve, reject) => {
-    let settled = false;
+    let outcome: { summary: SyncSummary } | { error: Error } | undefined;
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') onProgress?.(message.event);
-      else {
-        settled = true;
-        if (message.type === 'done') resolve(message.summary);
-        else reject(revive(message.error));
-      }
+      else if (message.type === 'done') outcome = { summary: message.summary };
+      else outcome = { error: revive(message.error) };
     });
     worker.on('error', (error) => {
-      settled = true;
-      reject(error);
+      outcome ??= { error };
     });
     worker.on('exit', (code) => {
       signal?.removeEventListener('abort', cancel);
-      if (!settled)
+      if (!outcome)
         reject(new Error(`The sync worker stopped (exit code ${code}) before it finished.`));
+      else if ('summary' in outcome) resolve(outcome.summary);
+      else reject(outcome.error);
     });
   });
 }
