@@ -147,6 +147,27 @@ describe('deferIndexesIfEmpty', () => {
   });
 });
 
+describe('a replica opened by another connection during the load', () => {
+  it('gets its indexes at once, and the load’s own rebuild then still succeeds', async () => {
+    const file = freshFile();
+    const loading = openReplica(file);
+    try {
+      const before = indexSql(loading.sqlite, 'helferstunden');
+      const buildIndexes = deferIndexesIfEmpty(loading.sqlite, 'helferstunden');
+      insertHour(loading.sqlite, '1');
+      // e.g. `vorort status`, or the main thread while the worker syncs
+      const other = openReplica(file);
+      expect(indexSql(other.sqlite, 'helferstunden')).toEqual(before);
+      await other.close();
+      expect(() => buildIndexes()).not.toThrow();
+      expect(indexSql(loading.sqlite, 'helferstunden')).toEqual(before);
+      expect(deferredRecord(loading.sqlite)).toBeUndefined();
+    } finally {
+      await loading.close();
+    }
+  });
+});
+
 describe('the first sync’s load of volunteer hours', () => {
   it('defers the hours’ indexes while loading and leaves them in place, used by the planner', async () => {
     const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 21 });

@@ -26,7 +26,8 @@ export function deferIndexesIfEmpty(sqlite: BetterSqlite3.Database, table: strin
   })();
   return () =>
     sqlite.transaction(() => {
-      for (const index of indexes) sqlite.exec(index.sql);
+      // Another connection that opened the replica meanwhile may have built them already.
+      for (const index of indexes) sqlite.exec(ifNotExists(index.sql));
       const mine = new Set(indexes.map((index) => index.sql));
       writeDeferred(
         sqlite,
@@ -40,10 +41,17 @@ export function restoreDeferredIndexes(sqlite: BetterSqlite3.Database): void {
   const pending = readDeferred(sqlite);
   if (pending.length === 0) return;
   sqlite.transaction(() => {
-    for (const sql of pending)
-      sqlite.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
+    for (const sql of pending) sqlite.exec(ifNotExists(sql));
     writeDeferred(sqlite, []);
   })();
+}
+
+/** `CREATE [UNIQUE] INDEX name …` as `CREATE [UNIQUE] INDEX IF NOT EXISTS name …`. */
+function ifNotExists(sql: string): string {
+  return sql.replace(
+    /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?!IF\s+NOT\s+EXISTS\b)/i,
+    (create) => `${create}IF NOT EXISTS `,
+  );
 }
 
 function readDeferred(sqlite: BetterSqlite3.Database): string[] {

@@ -83,9 +83,9 @@ export async function applyInChunks<T>(
 export const PER_ITEM_CONCURRENCY = 8;
 
 /**
- * Runs `work` for every item, at most `concurrency` at a time. Waits for all of them even when one
- * fails (no request of this collection may still be running when the next one starts), then
- * throws the first failure.
+ * Runs `work` for every item, at most `concurrency` at a time. After a failure no further item
+ * starts; those under way are waited for (no request of this collection may still be running when
+ * the next one starts), then the first failure is thrown.
  */
 export async function forEachLimited<T>(
   items: readonly T[],
@@ -93,7 +93,22 @@ export async function forEachLimited<T>(
   work: (item: T) => Promise<void>,
 ): Promise<void> {
   const limit = pLimit(concurrency);
-  const outcomes = await Promise.allSettled(items.map((item) => limit(() => work(item))));
+  // After a failure no further item starts: the collection fails anyway, and after an auth or
+  // network failure every further request would only fail (and be retried) the same way.
+  let failed = false;
+  const outcomes = await Promise.allSettled(
+    items.map((item) =>
+      limit(async () => {
+        if (failed) return;
+        try {
+          await work(item);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }),
+    ),
+  );
   const failure = outcomes.find(
     (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
   );
@@ -101,28 +116,40 @@ export async function forEachLimited<T>(
 }
 
 /**
- * Yields `fetch(item)` for every item in order, with up to `ahead` fetches running in advance, so
- * the network works on the next answers while this one is applied. Memory stays bounded by `ahead`.
+ * Yields `fetch(item, signal)` for every item in order, with up to `ahead` fetches running in
+ * advance, so the network works on the next answers while this one is applied. Memory stays
+ * bounded by `ahead`. When the consumer stops early (an error, a break), the fetches ahead are
+ * aborted through `signal` and awaited: none of them goes on after the collection has ended.
  */
 export async function* prefetched<T, R>(
   items: readonly T[],
   ahead: number,
-  fetch: (item: T) => Promise<R>,
+  signal: AbortSignal | undefined,
+  fetch: (item: T, signal: AbortSignal) => Promise<R>,
 ): AsyncGenerator<R> {
+  const stop = new AbortController();
+  const fetchSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
   const pending: Promise<R>[] = [];
   let next = 0;
   const refill = () => {
     while (pending.length < ahead && next < items.length) {
-      const promise = fetch(items[next++] as T);
+      const promise = fetch(items[next++] as T, fetchSignal);
       promise.catch(() => {}); // observed when its turn comes; not an unhandled rejection meanwhile
       pending.push(promise);
     }
   };
-  refill();
-  while (pending.length) {
-    const result = await (pending.shift() as Promise<R>);
+  try {
     refill();
-    yield result;
+    while (pending.length) {
+      const result = await (pending.shift() as Promise<R>);
+      refill();
+      yield result;
+    }
+  } finally {
+    if (pending.length) {
+      stop.abort();
+      await Promise.allSettled(pending);
+    }
   }
 }
 

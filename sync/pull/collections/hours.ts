@@ -61,8 +61,8 @@ export function pullHours(ctx: PullContext) {
     let deleted = 0;
     if (fullScan) {
       // Windows are fetched a few ahead (answers whole, in order: the first one's clock is the watermark).
-      const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, (window) =>
-        collectPages(fetchHours(ctx, window)),
+      const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, ctx.signal, (window, signal) =>
+        collectPages(fetchHours(ctx, window, signal)),
       );
       const buildIndexes = deferIndexesIfEmpty(ctx.replica.sqlite, 'helferstunden');
       try {
@@ -93,14 +93,18 @@ export function pullHours(ctx: PullContext) {
   });
 }
 
-function fetchHours(ctx: PullContext, query: HoursQuery): AsyncGenerator<Page<ServiceResource>> {
+function fetchHours(
+  ctx: PullContext,
+  query: HoursQuery,
+  signal = ctx.signal,
+): AsyncGenerator<Page<ServiceResource>> {
   return ctx.api.listHelferstunden({
     eigene: ctx.options.profile === 'trainer',
     von: query.von,
     ...(query.bis ? { bis: query.bis } : {}),
     ...(query.changedSince ? { changedSince: query.changedSince } : {}),
     include: [...INCLUDE],
-    signal: ctx.signal,
+    signal,
   });
 }
 
