@@ -144,3 +144,35 @@ export async function expectOfficeReplica(
     ),
   );
 }
+
+/**
+ * A trainer replica synced with the default options holds exactly what the service shows the
+ * trainer: the own courses in the window with their participations, the own hours, the own
+ * record. Answers the courses, for checks of their own.
+ */
+export async function expectTrainerReplica(
+  sqlite: BetterSqlite3.Database,
+  target: OracleTarget,
+  trainerId: string,
+): Promise<Resource[]> {
+  const window = courseWindow(DEFAULT_SYNC_OPTIONS);
+  const courses = await list(
+    target,
+    `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainerId}`,
+  );
+  const participations = (
+    await Promise.all(courses.map((c) => list(target, `/courses/${c.id}/participations`)))
+  ).flat();
+  expectReplicaToMatch(sqlite, {
+    tables: {
+      courses,
+      participations,
+      helferstunden: await list(
+        target,
+        `/helferstunden?filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`,
+      ),
+      users: await list(target, '/personal/selbst'),
+    },
+  });
+  return courses;
+}

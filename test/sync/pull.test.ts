@@ -12,6 +12,7 @@ import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '../../sync/pull/options'
 import {
   expectOfficeReplica,
   expectReplicaToMatch,
+  expectTrainerReplica,
   list,
   officeExpectation,
   type OracleTarget,
@@ -223,25 +224,8 @@ describe('trainer sync', () => {
       const summary = await syncOnce(sandbox, replica, { profile: 'trainer' }, trainer.accessToken);
       expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
       const target = { baseUrl: sandbox.baseUrl, token: trainer.accessToken };
-      const courses = await list(
-        target,
-        `/courses?filter[from]=${window.from}&filter[until]=${window.until}&filter[trainer_user_id]=${trainer.id}`,
-      );
+      const courses = await expectTrainerReplica(replica.sqlite, target, trainer.id);
       expect(courses.length).toBeGreaterThan(0);
-      const participations = (
-        await Promise.all(courses.map((c) => list(target, `/courses/${c.id}/participations`)))
-      ).flat();
-      expectReplicaToMatch(replica.sqlite, {
-        tables: {
-          courses,
-          participations,
-          helferstunden: await list(
-            target,
-            `/helferstunden?filter[von]=${DEFAULT_SYNC_OPTIONS.hoursHistoryStart}`,
-          ),
-          users: await list(target, '/personal/selbst'),
-        },
-      });
     } finally {
       await replica.close();
       await sandbox.close();
