@@ -48,6 +48,8 @@ function machineSummary(sandbox: RunningSandbox): string {
     baseUrl: sandbox.baseUrl,
     authUrl: sandbox.authUrl,
     tokenUrl: sandbox.tokenUrl,
+    issuer: sandbox.issuer,
+    jwksUrl: sandbox.jwksUrl,
     clientId: sandbox.clientId,
     feedUrl: sandbox.feedUrl,
     users: sandbox.users.map(({ id, role, name, accessToken }) => ({
@@ -82,6 +84,8 @@ ${table([
   ['Authorize URL', `${sandbox.origin}/oauth/v1/authorize`],
   ['Token URL', sandbox.tokenUrl],
   ['User info URL', `${sandbox.origin}/oauth/v1/userinfo`],
+  ['JWKS URL', sandbox.jwksUrl],
+  ['Issuer', sandbox.issuer],
   ['Client id', `${sandbox.clientId} (public: PKCE S256, any loopback redirect URI)`],
   [
     '',

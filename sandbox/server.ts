@@ -65,10 +65,14 @@ export interface RunningSandbox {
   /** The authorization endpoint (the seed's {auth_url}); userinfo and token live beside it under /oauth/v1. */
   authUrl: string;
   tokenUrl: string;
+  /** The ID tokens' `iss`: origin + /oauth/v1. */
+  issuer: string;
+  /** The JWKS with the ID tokens' public key: origin + /oauth/v1/jwks. */
+  jwksUrl: string;
   clientId: string;
   /** The private iCal feed of the (first) office account. */
   feedUrl: string;
-  /** Every account, office first, with a ready access token. */
+  /** Every account, office first, with a ready access token carrying every scope of its role. */
   users: SandboxUser[];
   store: Store;
   auth: AuthService;
@@ -175,6 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (address === null || typeof address === 'string')
       throw new Error('The sandbox listens on no TCP port.');
     links.origin = `http://${urlHost(address.address, address.family)}:${address.port}`;
+    auth.setOrigin(links.origin);
     return running(app, store, auth, links);
   } catch (error) {
     await app.close();
@@ -200,6 +205,8 @@ function running(
     origin: links.origin,
     authUrl: `${links.origin}/oauth/v1/authorize`,
     tokenUrl: `${links.origin}/oauth/v1/token`,
+    issuer: auth.issuer(),
+    jwksUrl: `${links.origin}/oauth/v1/jwks`,
     clientId: PUBLIC_CLIENT_ID,
     feedUrl: officeAccount ? links.feed(officeAccount.feedHash) : '',
     users: accounts.map((account) => ({

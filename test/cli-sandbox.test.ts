@@ -74,6 +74,8 @@ describe('vorort sandbox --json', () => {
         baseUrl: string;
         authUrl: string;
         tokenUrl: string;
+        issuer: string;
+        jwksUrl: string;
         clientId: string;
         feedUrl: string;
         users: { id: string; role: string; name: string; accessToken: string }[];
@@ -82,6 +84,8 @@ describe('vorort sandbox --json', () => {
         'baseUrl',
         'authUrl',
         'tokenUrl',
+        'issuer',
+        'jwksUrl',
         'clientId',
         'feedUrl',
         'users',
@@ -89,6 +93,8 @@ describe('vorort sandbox --json', () => {
       expect(summary.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(summary.authUrl.startsWith(`${summary.baseUrl}/oauth/v1`)).toBe(true);
       expect(summary.tokenUrl).toBe(`${summary.baseUrl}/oauth/v1/token`);
+      expect(summary.issuer).toBe(`${summary.baseUrl}/oauth/v1`);
+      expect(summary.jwksUrl).toBe(`${summary.baseUrl}/oauth/v1/jwks`);
       expect(summary.clientId).toBe('vorort-desktop');
       expect(summary.users.length).toBeGreaterThan(0);
       for (const user of summary.users) {

@@ -7,6 +7,7 @@ import { openStore } from '../data/memory-store';
 import type { Role, Store } from '../data/store';
 import { CODE_LIFETIME_MS } from './grants';
 import { createAuthService } from './index';
+import { ROLE_SCOPES, SCOPE_CATALOGUE } from './scopes';
 import {
   LOOPBACK_REDIRECT,
   authorizeUrl,
@@ -356,7 +357,10 @@ describe('auto-approve', () => {
         code_verifier: pkce.verifier,
       });
       const result = autoAuth.authenticate(`Bearer ${String(tokens.body.access_token)}`);
-      expect(result).toEqual({ ok: true, principal: { userId: MEMBER_ID, role: 'member' } });
+      expect(result).toEqual({
+        ok: true,
+        principal: { userId: MEMBER_ID, role: 'member', scopes: new Set(ROLE_SCOPES.member) },
+      });
     }
   });
 
@@ -600,7 +604,10 @@ describe('token endpoint', () => {
 describe('authenticate', () => {
   it('tells missing, invalid and expired apart and accepts the bare token', () => {
     const token = auth.issueAccessToken(OFFICE_ID);
-    const office = { ok: true, principal: { userId: OFFICE_ID, role: 'office' } };
+    const office = {
+      ok: true,
+      principal: { userId: OFFICE_ID, role: 'office', scopes: new Set(SCOPE_CATALOGUE) },
+    };
     expect(auth.authenticate(`Bearer ${token}`)).toEqual(office);
     expect(auth.authenticate(`bearer  ${token}`)).toEqual(office);
     expect(auth.authenticate(token)).toEqual(office);
@@ -627,7 +634,8 @@ describe('authenticate', () => {
     });
     expect(auth.authenticate(token)).toEqual({
       ok: true,
-      principal: { userId: MEMBER_ID, role: 'trainer' },
+      // The role is read when the token is used; the scopes are those the token was issued with.
+      principal: { userId: MEMBER_ID, role: 'trainer', scopes: new Set(ROLE_SCOPES.member) },
     });
     store.put({
       type: 'account',

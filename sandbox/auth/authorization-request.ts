@@ -4,9 +4,7 @@
 import { findClient, type RegisteredClient } from './clients';
 import type { Parameters } from './params';
 import { isS256Challenge } from './pkce';
-
-/** Granted when a request names no scope: who the user is and their own record. */
-export const DEFAULT_SCOPE = 'openid profile';
+import { splitScope, unknownScopes } from './scopes';
 
 /** RFC 6749 §3.3: space-separated tokens of printable ASCII except `"` and `\`. */
 const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
@@ -15,8 +13,11 @@ export interface AuthorizationRequest {
   client: RegisteredClient;
   redirectUri: string;
   state: string | undefined;
-  scope: string;
+  /** The requested scopes; undefined when none were named (then all the role may use are granted). */
+  scope: readonly string[] | undefined;
   codeChallenge: string | undefined;
+  /** OpenID Connect nonce, echoed in the ID token. */
+  nonce: string | undefined;
   loginHint: string | undefined;
   /** Every parameter that must survive the round trip through the login form. */
   echoed: ReadonlyArray<readonly [name: string, value: string]>;
@@ -42,6 +43,7 @@ const ECHOED_PARAMETERS = [
   'code_challenge',
   'code_challenge_method',
   'login_hint',
+  'nonce',
   'ov',
 ] as const;
 
@@ -119,8 +121,12 @@ export function checkAuthorizationRequest(
     }
   }
 
-  const scope = parameters.get('scope') ?? DEFAULT_SCOPE;
-  if (!SCOPE.test(scope)) return fail('invalid_scope', 'scope is malformed');
+  const scopeParameter = parameters.get('scope');
+  if (scopeParameter !== undefined && !SCOPE.test(scopeParameter))
+    return fail('invalid_scope', 'scope is malformed');
+  const scope = scopeParameter === undefined ? undefined : splitScope(scopeParameter);
+  const unknown = unknownScopes(scope ?? []);
+  if (unknown.length > 0) return fail('invalid_scope', `Unknown scope: ${unknown.join(' ')}`);
 
   const echoed = ECHOED_PARAMETERS.flatMap((name) => {
     const value = parameters.get(name);
@@ -134,6 +140,7 @@ export function checkAuthorizationRequest(
       state,
       scope,
       codeChallenge,
+      nonce: parameters.get('nonce'),
       loginHint: parameters.get('login_hint'),
       echoed,
     },

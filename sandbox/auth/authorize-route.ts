@@ -12,6 +12,7 @@ import type { AuthContext } from './context';
 import { ownOrganisation } from './organisation';
 import { renderErrorPage, renderLoginPage } from './pages';
 import { readParameters } from './params';
+import { grantableScope } from './scopes';
 
 /**
  * Pages of the authorization server must not be framed (clickjacking) nor cached. No
@@ -67,12 +68,17 @@ export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthConte
     userId: string,
     redirectStatus: RedirectStatus,
   ): FastifyReply {
+    const role = accountRole(store, userId);
+    if (role === undefined)
+      return deny(reply, request, 'The account no longer exists', redirectStatus);
     const code = grants.issueCode({
       userId,
       clientId: request.client.id,
-      scope: request.scope,
+      // Of the requested scopes, those the user's role may use (RFC 6749 §3.3 allows less).
+      scope: grantableScope(role, request.scope),
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
+      nonce: request.nonce,
     });
     return redirect(
       reply,
@@ -110,7 +116,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthConte
       renderLoginPage({
         clientName: request.client.displayName,
         organisationName: organisation.name,
-        scope: request.scope,
+        scope: request.scope?.join(' ') ?? 'alle Ihrer Rolle',
         accounts,
         hintedUserId: hinted?.userId,
         hiddenFields: request.echoed,

@@ -13,6 +13,8 @@ export interface Grant {
   userId: string;
   clientId: string;
   scope: string;
+  /** When the user logged in, seconds since the epoch (the ID tokens' auth_time). */
+  authTime: number;
   refreshCount: number;
   revoked: boolean;
 }
@@ -23,6 +25,8 @@ export interface AuthorizationCode {
   scope: string;
   redirectUri: string;
   codeChallenge: string | undefined;
+  /** The authorization request's OpenID Connect nonce, echoed in the ID token. */
+  nonce: string | undefined;
 }
 
 interface CodeEntry extends AuthorizationCode {
@@ -34,6 +38,8 @@ interface CodeEntry extends AuthorizationCode {
 
 interface AccessTokenEntry {
   userId: string;
+  /** The scopes granted to this token (space-separated). */
+  scope: string;
   expiresAt: number;
   /** Absent for tokens handed out directly (issueAccessToken), which belong to no login. */
   grant: Grant | undefined;
@@ -44,7 +50,7 @@ export type CodeRedemption =
   | { ok: false; reason: 'unknown' | 'expired' | 'reused' };
 
 export type AccessTokenCheck =
-  { ok: true; userId: string } | { ok: false; reason: 'invalid' | 'expired' };
+  { ok: true; userId: string; scope: string } | { ok: false; reason: 'invalid' | 'expired' };
 
 function randomToken(): string {
   return randomBytes(32).toString('base64url');
@@ -99,14 +105,22 @@ export class GrantRegistry {
   }
 
   createGrant(userId: string, clientId: string, scope: string): Grant {
-    return { userId, clientId, scope, refreshCount: 0, revoked: false };
+    return {
+      userId,
+      clientId,
+      scope,
+      authTime: Math.floor(this.clock() / 1000),
+      refreshCount: 0,
+      revoked: false,
+    };
   }
 
-  issueAccessToken(userId: string, grant: Grant | undefined): string {
+  issueAccessToken(userId: string, grant: Grant | undefined, scope: string): string {
     this.pruneAccessTokens();
     const value = randomToken();
     this.accessTokens.set(value, {
       userId,
+      scope,
       grant,
       expiresAt: this.clock() + this.accessTokenLifetimeMs,
     });
@@ -143,7 +157,7 @@ export class GrantRegistry {
     const entry = this.accessTokens.get(value);
     if (!entry || entry.grant?.revoked) return { ok: false, reason: 'invalid' };
     if (this.clock() >= entry.expiresAt) return { ok: false, reason: 'expired' };
-    return { ok: true, userId: entry.userId };
+    return { ok: true, userId: entry.userId, scope: entry.scope };
   }
 
   private revoke(grant: Grant): void {

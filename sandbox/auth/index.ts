@@ -1,15 +1,19 @@
-// The sandbox's OAuth 2.0 authorization server: authorize (login page), token and userinfo
-// under /oauth/v1/, plus verification of the bearer tokens it issues for the API routes.
+// The sandbox's OAuth 2.0 authorization server: authorize (login page), token, userinfo and
+// the ID tokens' JWKS under /oauth/v1/, plus verification of the bearer tokens it issues for
+// the API routes. Scopes: sandbox/auth/scopes.ts.
 import type { Store } from '../data/store';
 import { accountRole } from './accounts';
 import { presentedToken } from './bearer';
 import type { AuthContext } from './context';
 import { GrantRegistry } from './grants';
+import { IdTokenSigner } from './id-token';
 import { oauthRoutes } from './routes';
+import { ROLE_SCOPES, splitScope, unknownScopes } from './scopes';
 import type { AuthResult, AuthService } from './types';
 
 export { CONFIDENTIAL_REDIRECT_URIS } from './clients';
-export type { AuthResult, AuthService, Principal } from './types';
+export type { AuthResult, AuthService, IssueAccessTokenOptions, Principal } from './types';
+export { ROLE_SCOPES, SCOPE_CATALOGUE, scopesForOperation, type Scope } from './scopes';
 export { CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET, PUBLIC_CLIENT_ID } from './types';
 
 export interface AuthServiceOptions {
@@ -20,13 +24,23 @@ export interface AuthServiceOptions {
   autoApprove?: boolean;
   /** Milliseconds since the epoch; injectable so tests can move time. */
   clock?: () => number;
+  /** The sandbox's origin, when known already (otherwise set later with setOrigin). */
+  origin?: string;
+}
+
+/** The issuer of the ID tokens: where the OAuth endpoints live (no trailing slash). */
+export function issuerOf(origin: string): string {
+  return `${origin.replace(/\/+$/, '')}/oauth/v1`;
 }
 
 export function createAuthService(options: AuthServiceOptions): AuthService {
   const { store, tokenTtlSeconds } = options;
   if (!(tokenTtlSeconds > 0))
     throw new RangeError(`tokenTtlSeconds must be positive, got ${tokenTtlSeconds}`);
-  const grants = new GrantRegistry(options.clock ?? Date.now, tokenTtlSeconds * 1000);
+  const clock = options.clock ?? Date.now;
+  const grants = new GrantRegistry(clock, tokenTtlSeconds * 1000);
+  let origin = options.origin ?? '';
+  const issuer = () => issuerOf(origin);
 
   function authenticate(authorizationHeader: string | undefined): AuthResult {
     const presented = presentedToken(authorizationHeader);
@@ -37,23 +51,40 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     // The role is read now, not when the token was issued, so a changed account takes effect.
     const role = accountRole(store, check.userId);
     if (role === undefined) return { ok: false, reason: 'invalid' };
-    return { ok: true, principal: { userId: check.userId, role } };
+    return {
+      ok: true,
+      principal: { userId: check.userId, role, scopes: new Set(splitScope(check.scope)) },
+    };
   }
 
   const context: AuthContext = {
     store,
     grants,
     accessTokenLifetimeSeconds: tokenTtlSeconds,
+    signer: new IdTokenSigner(),
+    issuer: (requestOrigin) => issuerOf(origin || requestOrigin),
+    clock,
     autoApprove: options.autoApprove ?? false,
     authenticate,
   };
 
   return {
     authenticate,
-    issueAccessToken(userId) {
-      if (accountRole(store, userId) === undefined)
-        throw new Error(`User ${userId} has no account`);
-      return grants.issueAccessToken(userId, undefined);
+    issueAccessToken(userId, tokenOptions = {}) {
+      const role = accountRole(store, userId);
+      if (role === undefined) throw new Error(`User ${userId} has no account`);
+      let scope = ROLE_SCOPES[role].join(' ');
+      if (tokenOptions.scope !== undefined) {
+        const scopes = splitScope(tokenOptions.scope);
+        const unknown = unknownScopes(scopes);
+        if (unknown.length > 0) throw new RangeError(`Unknown scope: ${unknown.join(' ')}`);
+        scope = scopes.join(' ');
+      }
+      return grants.issueAccessToken(userId, undefined, scope);
+    },
+    issuer,
+    setOrigin(value) {
+      origin = value;
     },
     register(app) {
       void app.register(oauthRoutes(context));

@@ -46,7 +46,7 @@ function publicRequest(pkce: PkcePair, extra: Record<string, string> = {}): Reco
     response_type: 'code',
     client_id: PUBLIC_CLIENT_ID,
     redirect_uri: LOOPBACK_REDIRECT,
-    scope: 'openid profile personal:read',
+    scope: 'openid profile personal/selbst:read personal:read',
     state: 'xyz-42',
     code_challenge: pkce.challenge,
     code_challenge_method: 'S256',
@@ -139,7 +139,7 @@ describe('OAuth against the sandbox', () => {
     expect(tokens.body).toMatchObject({
       token_type: 'Bearer',
       expires_in: 3600,
-      scope: 'openid profile personal:read',
+      scope: 'openid profile personal/selbst:read personal:read',
     });
     expect(tokens.body.access_token).toBeTypeOf('string');
     expect(tokens.body.refresh_token).toBeTypeOf('string');

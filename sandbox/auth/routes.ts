@@ -4,6 +4,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { registerAuthorizeRoutes, sendErrorPage } from './authorize-route';
 import type { AuthContext } from './context';
+import { registerJwksRoute } from './jwks-route';
 import { registerTokenRoute, sendTokenError } from './token-route';
 import { registerUserInfoRoute } from './userinfo-route';
 
@@ -44,5 +45,6 @@ export function oauthRoutes(context: AuthContext): FastifyPluginAsync {
     registerAuthorizeRoutes(app, context);
     registerTokenRoute(app, context);
     registerUserInfoRoute(app, context);
+    registerJwksRoute(app, context);
   };
 }

@@ -7,6 +7,7 @@ import type { AuthContext } from './context';
 import type { Grant } from './grants';
 import { readParameters, type Parameters } from './params';
 import { isWellFormedVerifier, verifierMatches } from './pkce';
+import { splitScope, unknownScopes } from './scopes';
 
 export type TokenErrorCode =
   | 'invalid_request'
@@ -22,6 +23,8 @@ export interface TokenAnswer {
   expires_in: number;
   refresh_token?: string;
   scope: string;
+  /** Only when the grant has the `openid` scope (OIDC Core §3.1.3.3, §12.2). */
+  id_token?: string;
 }
 
 class TokenError extends Error {
@@ -63,18 +66,27 @@ function required(parameters: Parameters, name: string): string {
   return value;
 }
 
+/** Scopes the sandbox does not know are refused wherever a scope parameter is sent (RFC 6749 §5.2). */
+function requireKnownScopes(requested: string | undefined): void {
+  if (requested === undefined) return;
+  const unknown = unknownScopes(splitScope(requested));
+  if (unknown.length > 0)
+    throw new TokenError('invalid_scope', `Unknown scope: ${unknown.join(' ')}`);
+}
+
 /** A refresh may ask for less than the grant holds, never more (RFC 6749 §6). */
 function narrowedScope(granted: string, requested: string | undefined): string {
   if (requested === undefined) return granted;
-  const grantedScopes = new Set(granted.split(' '));
-  const outside = requested.split(' ').filter((scope) => !grantedScopes.has(scope));
+  requireKnownScopes(requested);
+  const grantedScopes = new Set(splitScope(granted));
+  const outside = splitScope(requested).filter((scope) => !grantedScopes.has(scope));
   if (outside.length > 0)
     throw new TokenError('invalid_scope', `Not granted: ${outside.join(' ')}`);
-  return requested;
+  return splitScope(requested).join(' ');
 }
 
 export function registerTokenRoute(app: FastifyInstance, context: AuthContext): void {
-  const { store, grants, accessTokenLifetimeSeconds } = context;
+  const { store, grants, accessTokenLifetimeSeconds, signer } = context;
 
   function requireAccount(userId: string): void {
     if (accountRole(store, userId) === undefined) {
@@ -82,21 +94,39 @@ export function registerTokenRoute(app: FastifyInstance, context: AuthContext): 
     }
   }
 
-  function accessTokenFor(
+  async function accessTokenFor(
+    request: FastifyRequest,
     grant: Grant,
     scope: string,
     refreshToken: string | undefined,
-  ): TokenAnswer {
-    return {
-      access_token: grants.issueAccessToken(grant.userId, grant),
+    nonce: string | undefined,
+  ): Promise<TokenAnswer> {
+    const answer: TokenAnswer = {
+      access_token: grants.issueAccessToken(grant.userId, grant, scope),
       token_type: 'Bearer',
       expires_in: accessTokenLifetimeSeconds,
       ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
       scope,
     };
+    if (splitScope(scope).includes('openid')) {
+      answer.id_token = await signer.sign({
+        issuer: context.issuer(`${request.protocol}://${request.host}`),
+        subject: grant.userId,
+        audience: grant.clientId,
+        lifetimeSeconds: accessTokenLifetimeSeconds,
+        nonce,
+        authTime: grant.authTime,
+        nowSeconds: Math.floor(context.clock() / 1000),
+      });
+    }
+    return answer;
   }
 
-  function exchangeCode(client: RegisteredClient, parameters: Parameters): TokenAnswer {
+  function exchangeCode(
+    request: FastifyRequest,
+    client: RegisteredClient,
+    parameters: Parameters,
+  ): Promise<TokenAnswer> {
     const redemption = grants.redeemCode(required(parameters, 'code'));
     if (!redemption.ok) {
       const why = { unknown: 'is unknown', expired: 'has expired', reused: 'was already used' }[
@@ -136,13 +166,19 @@ export function registerTokenRoute(app: FastifyInstance, context: AuthContext): 
         throw new TokenError('invalid_grant', 'code_verifier does not match the code_challenge');
       }
     }
+    // The code request carries no scope (RFC 6749 §4.1.3); one that is sent must still be known.
+    requireKnownScopes(parameters.get('scope'));
     requireAccount(code.userId);
     const grant = grants.createGrant(code.userId, client.id, code.scope);
     redemption.bind(grant);
-    return accessTokenFor(grant, grant.scope, grants.issueRefreshToken(grant));
+    return accessTokenFor(request, grant, grant.scope, grants.issueRefreshToken(grant), code.nonce);
   }
 
-  function refresh(client: RegisteredClient, parameters: Parameters): TokenAnswer {
+  function refresh(
+    request: FastifyRequest,
+    client: RegisteredClient,
+    parameters: Parameters,
+  ): Promise<TokenAnswer> {
     const refreshToken = required(parameters, 'refresh_token');
     const grant = grants.findRefreshToken(refreshToken);
     if (!grant)
@@ -153,10 +189,17 @@ export function registerTokenRoute(app: FastifyInstance, context: AuthContext): 
     requireAccount(grant.userId);
     const scope = narrowedScope(grant.scope, parameters.get('scope'));
     const next = grants.refresh(refreshToken, grant);
-    return accessTokenFor(grant, scope, next.rotated ? next.refreshToken : undefined);
+    // OIDC Core §12.2: the ID token of a refresh carries no nonce.
+    return accessTokenFor(
+      request,
+      grant,
+      scope,
+      next.rotated ? next.refreshToken : undefined,
+      undefined,
+    );
   }
 
-  app.post('/oauth/v1/token', (request, reply) => {
+  app.post('/oauth/v1/token', async (request, reply) => {
     if (!isFormBody(request)) {
       return sendTokenError(
         reply,
@@ -179,8 +222,9 @@ export function registerTokenRoute(app: FastifyInstance, context: AuthContext): 
       const grantType = required(parameters, 'grant_type');
       let answer: TokenAnswer;
       if (grantType === 'authorization_code')
-        answer = exchangeCode(authentication.client, parameters);
-      else if (grantType === 'refresh_token') answer = refresh(authentication.client, parameters);
+        answer = await exchangeCode(request, authentication.client, parameters);
+      else if (grantType === 'refresh_token')
+        answer = await refresh(request, authentication.client, parameters);
       else
         throw new TokenError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
       return noStore(reply).type('application/json').send(answer);

@@ -5,6 +5,17 @@ import type { Role } from '../data/store';
 export interface Principal {
   userId: string;
   role: Role;
+  /** The scopes the token carries (see sandbox/auth/scopes.ts). */
+  scopes: ReadonlySet<string>;
+}
+
+export interface IssueAccessTokenOptions {
+  /**
+   * Space-separated scopes the token carries; default: every scope the user's role may use.
+   * Must name known scopes only; any of them may be given, whatever the role (tests use this
+   * to see what the interface does with a token that has a scope or lacks one).
+   */
+  scope?: string;
 }
 
 export type AuthResult =
@@ -14,8 +25,12 @@ export interface AuthService {
   /** Verifies an Authorization header: "Bearer <token>" or, as the real service tolerates, the bare token. */
   authenticate(authorizationHeader: string | undefined): AuthResult;
   /** A ready access token for a user with an account (printed by the CLI, used by tests). */
-  issueAccessToken(userId: string): string;
-  /** Mounts /oauth/v1/authorize, /oauth/v1/token and /oauth/v1/userinfo (always at the root, never under --prefix). */
+  issueAccessToken(userId: string, options?: IssueAccessTokenOptions): string;
+  /** The ID tokens' `iss`: the sandbox origin + /oauth/v1 once it listens. */
+  issuer(): string;
+  /** Tells the service its origin (known only once the server listens); sets the issuer. */
+  setOrigin(origin: string): void;
+  /** Mounts /oauth/v1/authorize, token, userinfo and jwks (always at the root, never under --prefix). */
   register(app: FastifyInstance): void;
 }
 

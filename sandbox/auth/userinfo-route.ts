@@ -33,6 +33,18 @@ export function registerUserInfoRoute(app: FastifyInstance, context: AuthContext
         result.reason === 'missing' ? undefined : DESCRIPTIONS[result.reason],
       );
     }
+    // OIDC Core §5.3: the user-info endpoint serves tokens granted the openid scope.
+    if (!result.principal.scopes.has('openid')) {
+      const description = 'The access token lacks the scope openid';
+      return reply
+        .status(403)
+        .header(
+          'www-authenticate',
+          `Bearer realm="vorort-sandbox", error="insufficient_scope", error_description="${description}", scope="openid"`,
+        )
+        .type('application/json')
+        .send({ error: 'insufficient_scope', error_description: description });
+    }
     const userInfo = buildUserInfo(context.store, result.principal.userId);
     if (!userInfo) return sendChallenge(reply, 'The user of this token no longer exists');
     return reply.header('cache-control', 'no-store').type('application/json').send(userInfo);

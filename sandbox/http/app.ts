@@ -2,7 +2,8 @@
 //   interface   body parsing (JSON:API and plain JSON only), JSON:API errors and 404s, the rate
 //               limit and injected faults: everything under the prefix
 //   └ feed      the private iCal feed: no OAuth, the secret is in its path
-//   └ protected the bearer token is checked before any route runs (401)
+//   └ protected the bearer token (401) and its scope for the operation (403) are checked
+//               before any route runs
 //     └ courses the course module: 423 when the organisation has not licensed it
 // OAuth lives outside this plugin (sandbox/auth), so none of this applies to /oauth/v1.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import { registerBenachrichtigungenRoutes } from './benachrichtigungen';
 import { registerClientRoutes } from './clients';
 import type { ApiContext } from './context';
 import { setPrincipal } from './context';
+import { requireScopes } from './permissions';
 import { registerCourseRoutes } from './courses';
 import { registerCustomfieldRoutes } from './customfields';
 import { ApiError, errorDocument, moduleLocked } from './errors';
@@ -138,6 +140,9 @@ function registerAuthentication(scope: FastifyInstance, auth: AuthService): void
     const result = auth.authenticate(request.headers.authorization);
     if (result.ok) {
       setPrincipal(request, result.principal);
+      const route = request.routeOptions.url;
+      if (route !== undefined)
+        requireScopes(result.principal, request.method, route.slice(scope.prefix.length) || '/');
       return;
     }
     const failure = AUTH_FAILURES[result.reason];

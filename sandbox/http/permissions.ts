@@ -24,13 +24,17 @@
 // reading or deleting another user's calendar is 403 (office may), another user's
 // notification is 403 for everyone, because its id names the recipient.
 //
-// Order of checks: 401 token, 423 unlicensed module, 403 when the role or the path alone
+// Scopes: besides the role, the token must carry the scope of the operation (requireScopes,
+// sandbox/auth/scopes.ts); a missing scope is 403 `insufficient_scope`, naming the scope.
+//
+// Order of checks: 401 token, 403 missing scope, 423 unlicensed module, 403 when the role or the path alone
 // decides (another person's id), 404 unknown id, 403 when the record decides (owner, trainers),
 // then 400/409/422 for the body. Query parameters are read where the route needs them, so a
 // malformed one may answer 400 before a 403.
+import { scopesForOperation } from '../auth/scopes';
 import type { Principal } from '../auth/types';
 import type { Role, StoredResource } from '../data/store';
-import { forbidden } from './errors';
+import { ApiError, forbidden } from './errors';
 
 const ROLE_NAMES: Record<Role, string> = {
   office: 'office staff',
@@ -84,4 +88,38 @@ export function requireFormAccess(
   if (objectType === 'u' && objectId === principal.userId) return;
   if (principal.role === 'trainer' && objectType !== 'u') return;
   throw forbidden(`Forms of this object are not available to ${ROLE_NAMES[principal.role]}.`);
+}
+
+/**
+ * 403 unless the token carries every scope the operation needs (sandbox/auth/scopes.ts). Runs
+ * before the role checks, right after the token is verified; an operation the scope catalogue
+ * does not cover is refused, so a new route cannot slip through without a scope.
+ */
+export function requireScopes(principal: Principal, method: string, routePattern: string): void {
+  const needed = scopesForOperation(method, routePattern);
+  const operation = `${method.toUpperCase()} ${routePattern}`;
+  if (needed === undefined) {
+    throw new ApiError(403, [
+      {
+        code: 'scope_undefined',
+        detail: `No scope grants ${operation}; the sandbox's scope catalogue does not cover it.`,
+      },
+    ]);
+  }
+  const missing = needed.filter((scope) => !principal.scopes.has(scope));
+  if (missing.length > 0) {
+    const list = missing.map((scope) => `"${scope}"`).join(' and ');
+    throw new ApiError(
+      403,
+      [
+        {
+          code: 'insufficient_scope',
+          detail: `The access token lacks the scope ${list}, which ${operation} needs.`,
+        },
+      ],
+      {
+        'www-authenticate': `Bearer realm="vorort-sandbox", error="insufficient_scope", scope="${needed.join(' ')}"`,
+      },
+    );
+  }
 }
