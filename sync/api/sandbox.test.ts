@@ -98,7 +98,7 @@ describe('every read operation, office token, base URL with /core/v1', () => {
 
     const active = await collectPages(api.listPersonal({ status: ['aktiv', 'extern'] }));
     const expected = all.data.filter((user) =>
-      ['aktiv', 'extern'].includes(user.attributes.status),
+      ['aktiv', 'extern'].includes(user.attributes.status ?? ''),
     );
     expect(active.data.map((user) => user.id).sort()).toEqual(
       expected.map((user) => user.id).sort(),

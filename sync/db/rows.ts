@@ -1,6 +1,8 @@
 // From a service resource to its replica row: query columns extracted, the whole resource kept
-// as `base`. The service writes empty values as "" and unknown dates as 0000-00-00: both are
-// stored as NULL in query columns (the base keeps what the service sent).
+// as `base`. The resources come read by the tolerant schemas of sync/api (DESIGN rule 14): no
+// value is an absent member, converted values are converted, unknown attributes are kept. The
+// mappers still read every column tolerantly (text, number, flag; "", 0000-00-00 and null are
+// NULL) and baseOf drops empty attributes, so a resource built by hand maps the same way.
 import type {
   AddressesTable,
   AnlassReferenzenTable,
@@ -64,11 +66,33 @@ export function relatedIds(resource: ServiceResource, name: string): string[] {
   return Array.isArray(data) ? data.map((ref) => ref.id) : [data.id];
 }
 
+/**
+ * The record's base: `{ attributes, relationships }` as JSON. Attributes that are no value
+ * (undefined, null, "", a zero date) are left out, as the schemas leave them out, so two answers
+ * that mean the same store the same base.
+ */
 export function baseOf(resource: ServiceResource): string {
   return JSON.stringify({
-    attributes: resource.attributes ?? {},
+    attributes: withoutEmpty(resource.attributes ?? {}),
     relationships: resource.relationships ?? {},
   });
+}
+
+function isEmptyValue(value: unknown): boolean {
+  return (
+    value === undefined || value === null || (typeof value === 'string' && EMPTY_DATES.has(value))
+  );
+}
+
+/** The attributes without their empty members; the same object when there are none (the usual case). */
+function withoutEmpty(attributes: Record<string, unknown>): Record<string, unknown> {
+  for (const name in attributes) {
+    if (!isEmptyValue(attributes[name])) continue;
+    const kept: Record<string, unknown> = {};
+    for (const key in attributes) if (!isEmptyValue(attributes[key])) kept[key] = attributes[key];
+    return kept;
+  }
+  return attributes;
 }
 
 type Row<T> = Omit<T, 'pending'>;
@@ -82,7 +106,7 @@ const attr = (resource: ServiceResource) => resource.attributes ?? {};
 export function userRow(
   r: ServiceResource,
   syncedAt: string,
-): Omit<Row<UsersTable>, 'details_watermark'> {
+): Omit<Row<UsersTable>, 'details_watermark' | 'trainings_from_endpoint' | 'trainings_watermark'> {
   const a = attr(r);
   const vorname = text(a.vorname) ?? '';
   const nachname = text(a.nachname) ?? '';
@@ -106,8 +130,11 @@ export function userRow(
 export function qualifikationRows(user: ServiceResource): QualifikationenTable[] {
   const list = attr(user).qualifikationen;
   if (!Array.isArray(list)) return [];
-  return list.map((entry, idx) => {
-    const q = (entry ?? {}) as Record<string, unknown>;
+  const entries = list.filter(
+    (entry): entry is Record<string, unknown> =>
+      typeof entry === 'object' && entry !== null && !Array.isArray(entry),
+  );
+  return entries.map((q, idx) => {
     return {
       user_id: user.id,
       idx,

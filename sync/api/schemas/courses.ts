@@ -1,111 +1,133 @@
 // The courses module (English words, as the interface): courses with their types, dates and
 // locations, participations and cancellations, companies, UVTs, clients and custom fields.
-import { z } from 'zod';
-import { date, dateTime, flag, integer, number, resourceSchema, text, texts } from './common';
+// Every attribute is read tolerantly (see ./tolerance); the only one required to file a record
+// is a course date's `from` (a course's first and last date, and the course window, come from it).
+import type { z } from 'zod';
+import {
+  date,
+  dateTime,
+  flag,
+  integer,
+  number,
+  object,
+  required,
+  resourceSchema,
+  text,
+  texts,
+} from './common';
 
 export const courseResource = resourceSchema('course', {
   title: text,
   status: text,
-  course_number: text.optional(),
-  uvt_registration_number: text.optional(),
-  comment: text.optional(),
-  number_of_participants: integer.optional(),
-  max_participants: integer.nullable().optional(),
-  price: number.nullable().optional(),
-  created_at: dateTime.optional(),
-  updated_at: dateTime.optional(),
+  course_number: text,
+  uvt_registration_number: text,
+  comment: text,
+  number_of_participants: integer,
+  max_participants: integer,
+  organizer_on_site: text,
+  price: number,
+  created_at: dateTime,
+  updated_at: dateTime,
 });
 export type CourseResource = z.infer<typeof courseResource>;
 
-export const courseTypeResource = resourceSchema('course_type', {
-  name: text,
-  short_name: text.optional(),
-  units: integer.nullable().optional(),
-  default_price: number.nullable().optional(),
-  validity_years: integer.nullable().optional(),
-});
+/** Course types (`/courses/types`, included as `course_type`); the seed leaves the type open. */
+export const courseTypeResource = resourceSchema(
+  'course_type',
+  {
+    name: text,
+    short_name: text,
+    units: integer,
+    default_price: number,
+    validity_years: integer,
+  },
+  { anyTypeSpelling: true },
+);
 export type CourseTypeResource = z.infer<typeof courseTypeResource>;
 
+/** Required: `from`, without which the date cannot be placed (and the course not windowed). */
 export const courseDateResource = resourceSchema('course_date', {
-  from: dateTime,
+  from: required(dateTime),
   to: dateTime,
 });
 export type CourseDateResource = z.infer<typeof courseDateResource>;
 
 export const addressResource = resourceSchema('address', {
-  description: text.optional(),
-  street: text.optional(),
-  street_name: text.optional(),
-  street_number: text.optional(),
-  address_addition: text.optional(),
-  postal_code: text.optional(),
-  city: text.optional(),
-  country: text.optional(),
-  contact_person_salutation: text.optional(),
-  contact_person_name: text.optional(),
-  phone: text.optional(),
-  mobile: text.optional(),
-  email: text.optional(),
-  geo: z.looseObject({ lat: number, lng: number }).optional(),
+  description: text,
+  street: text,
+  street_name: text,
+  street_number: text,
+  address_addition: text,
+  postal_code: text,
+  city: text,
+  country: text,
+  contact_person_salutation: text,
+  contact_person_name: text,
+  phone: text,
+  mobile: text,
+  email: text,
+  geo: object({ lat: number, lng: number }),
 });
 export type AddressResource = z.infer<typeof addressResource>;
 
-export const participationResource = resourceSchema('participation', {
+const participationFields = {
   first_name: text,
   last_name: text,
   status: text,
-  birthday: date.optional(),
-  email: text.optional(),
-  phone: text.optional(),
-  attended: flag.optional(),
-  paid: flag.optional(),
-  certificate_number: text.optional(),
-  comment: text.optional(),
-  created_at: dateTime.optional(),
-  updated_at: dateTime.optional(),
-});
+  birthday: date,
+  email: text,
+  phone: text,
+  attended: flag,
+  paid: flag,
+  certificate_number: text,
+  comment: text,
+  created_at: dateTime,
+  updated_at: dateTime,
+};
+export const participationResource = resourceSchema('participation', participationFields);
 export type ParticipationResource = z.infer<typeof participationResource>;
 
 export const cancellationResource = resourceSchema('cancellation', {
-  reason: text.optional(),
-  cancelled_at: dateTime.optional(),
+  reason: text,
+  cancelled_at: dateTime,
 });
 export type CancellationResource = z.infer<typeof cancellationResource>;
 
 export const companyResource = resourceSchema('company', {
   name: text,
-  street: text.optional(),
-  postal_code: text.optional(),
-  city: text.optional(),
-  uvt_member_number: text.optional(),
+  street: text,
+  postal_code: text,
+  city: text,
+  uvt_member_number: text,
 });
 export type CompanyResource = z.infer<typeof companyResource>;
 
-export const uvtResource = resourceSchema('uvt', {
-  name: text,
-  short_name: text.optional(),
-  favorite: flag.optional(),
-});
+/** UVTs (`/uvts`, included as `uvt`); the seed leaves the type open. */
+export const uvtResource = resourceSchema(
+  'uvt',
+  { name: text, short_name: text, favorite: flag },
+  { anyTypeSpelling: true },
+);
 export type UvtResource = z.infer<typeof uvtResource>;
 
 export const clientResource = resourceSchema('client', {
   name: text,
-  customer_number: text.optional(),
-  street: text.optional(),
-  postal_code: text.optional(),
-  city: text.optional(),
-  contact_person: text.optional(),
-  email: text.optional(),
-  phone: text.optional(),
+  customer_number: text,
+  street: text,
+  postal_code: text,
+  city: text,
+  contact_person: text,
+  email: text,
+  phone: text,
 });
 export type ClientResource = z.infer<typeof clientResource>;
 
 export const customFieldResource = resourceSchema('customfield', {
   name: text,
   field_type: text,
-  options: texts.optional(),
-  value: text.nullable().optional(),
-  required: flag.optional(),
-  position: integer.optional(),
+  options: texts,
+  value: text,
+  required: flag,
+  position: integer,
 });
 export type CustomFieldResource = z.infer<typeof customFieldResource>;

@@ -1,52 +1,49 @@
 // Volunteer hours: entries, occasions (Anlass) with their referenced services and appointments,
-// hour types and the own settings.
+// hour types and the own settings. Read tolerantly (see ./tolerance); the only member required
+// to file a record is an hour entry's `von` (hours are stored, windowed and listed by it).
 import type { z } from 'zod';
-import { date, dateTime, flag, number, resourceSchema, text } from './common';
+import { date, dateTime, flag, number, required, resourceSchema, text } from './common';
 
+/** Required: `von`. `bis` is no value while an entry is open. */
 export const helferstundenResource = resourceSchema('helferstunden', {
-  von: dateTime,
-  bis: dateTime.nullable(),
+  von: required(dateTime),
+  bis: dateTime,
   stunden: number,
-  freigegeben: flag.optional(),
-  anfahrt_km: number.nullable().optional(),
-  freies_zahlenfeld: number.nullable().optional(),
-  bemerkung: text.optional(),
-  created_at: dateTime.optional(),
-  updated_at: dateTime.optional(),
+  freigegeben: flag,
+  anfahrt_km: number,
+  freies_zahlenfeld: number,
+  bemerkung: text,
+  created_at: dateTime,
+  updated_at: dateTime,
 });
 export type HelferstundenResource = z.infer<typeof helferstundenResource>;
 
 export const helferstundenAnlassResource = resourceSchema('helferstunden_anlass', {
   beschreibung: text,
-  typ: text.optional(),
-  datum: date.optional(),
-  updated_at: dateTime.optional(),
+  typ: text,
+  datum: date,
+  updated_at: dateTime,
 });
 export type HelferstundenAnlassResource = z.infer<typeof helferstundenAnlassResource>;
 
 export const helferstundenTypResource = resourceSchema('helferstunden_typ', {
   bezeichnung: text,
-  aktiv: flag.optional(),
+  aktiv: flag,
 });
 export type HelferstundenTypResource = z.infer<typeof helferstundenTypResource>;
 
 export const helferstundenEinstellungenResource = resourceSchema('helferstunden_einstellungen', {
-  eigene_stunden_erfassen: flag.optional(),
-  freigabe_erforderlich: flag.optional(),
-  standard_typ_id: text.optional(),
-  anfahrt_erfassen: flag.optional(),
-  zahlenfeld_bezeichnung: text.optional(),
+  eigene_stunden_erfassen: flag,
+  freigabe_erforderlich: flag,
+  standard_typ_id: text,
+  anfahrt_erfassen: flag,
+  zahlenfeld_bezeichnung: text,
 });
 export type HelferstundenEinstellungenResource = z.infer<typeof helferstundenEinstellungenResource>;
 
 /** The event an occasion refers to (`include=anlass.referenz`): a service or an appointment. */
-const eventAttributes = {
-  titel: text,
-  beginn: dateTime.optional(),
-  ende: dateTime.optional(),
-  ort: text.optional(),
-};
-export const dienstResource = resourceSchema('dienst', eventAttributes);
+const eventFields = { titel: text, beginn: dateTime, ende: dateTime, ort: text };
+export const dienstResource = resourceSchema('dienst', eventFields);
 export type DienstResource = z.infer<typeof dienstResource>;
-export const terminResource = resourceSchema('termin', eventAttributes);
+export const terminResource = resourceSchema('termin', eventFields);
 export type TerminResource = z.infer<typeof terminResource>;

@@ -1,28 +1,63 @@
-// Notifications, forms and tax rates.
+// Notifications, forms and tax rates, read tolerantly (see ./tolerance); nothing required.
 import { z } from 'zod';
-import { date, dateTime, flag, number, resourceSchema, text } from './common';
+import {
+  date,
+  dateTime,
+  flag,
+  integer,
+  number,
+  object,
+  plainObjectSchema,
+  resourceSchema,
+  text,
+} from './common';
+import { converted, isPlainObject, objectReader } from './tolerance';
 
 export const benachrichtigungResource = resourceSchema('benachrichtigung', {
   titel: text,
-  text: text.optional(),
-  kategorie: text.optional(),
-  gelesen: flag.optional(),
-  erstellt_am: dateTime.optional(),
-  link: text.optional(),
+  text,
+  kategorie: text,
+  gelesen: flag,
+  erstellt_am: dateTime,
+  link: text,
 });
 export type BenachrichtigungResource = z.infer<typeof benachrichtigungResource>;
 
-/** The notifications list carries its total in `meta.size`. */
-export const benachrichtigungenMeta = z.looseObject({ size: z.int().nonnegative() });
+/** The notifications list carries its total in `meta.size` (a negative or unreadable one is no value). */
+export const benachrichtigungenMeta = plainObjectSchema({
+  size: (value: unknown) => {
+    const size = integer(value);
+    return size === undefined || size >= 0 ? size : undefined;
+  },
+});
+
+const formularFields = { titel: text, aktion: object({}) };
 
 /** `/formulare/v1/liste` answers plain JSON: an array of these. */
-export const formular = z.looseObject({ titel: text, aktion: z.looseObject({}) });
-export const formularList = z.array(formular);
+export const formular = plainObjectSchema(formularFields);
 export type Formular = z.infer<typeof formular>;
 
-export const steuersatzResource = resourceSchema('steuersatz', {
-  bezeichnung: text,
-  satz: number,
-  gueltig_ab: date.optional(),
+const readFormular = objectReader(formularFields);
+
+/** The list: not an array is unreadable; a null entry is dropped, an entry not an object too (counted). */
+export const formularList = z.transform((input: unknown, ctx): Formular[] => {
+  if (!Array.isArray(input)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a list of forms', input });
+    return z.NEVER;
+  }
+  const forms: Formular[] = [];
+  for (const entry of input) {
+    if (entry === null) continue;
+    if (isPlainObject(entry)) forms.push(readFormular(entry).value as Formular);
+    else converted();
+  }
+  return forms;
 });
+
+/** Tax rates (`/steuersaetze`); the seed leaves the type open. */
+export const steuersatzResource = resourceSchema(
+  'steuersatz',
+  { bezeichnung: text, satz: number, gueltig_ab: date },
+  { anyTypeSpelling: true },
+);
 export type SteuersatzResource = z.infer<typeof steuersatzResource>;

@@ -1,94 +1,138 @@
 // Personnel (`/personal`): people, their trainings, checks and honours.
-// Required are the attributes screens and sync rely on; the rest is checked when present.
-import { z } from 'zod';
-import { date, dateTime, flag, id, integer, resourceSchema, text, texts } from './common';
+// Every attribute is optional (read tolerantly, see ./tolerance); none is required to file these
+// records: a person without a readable name is still a person (stored with an empty name), and
+// trainings, checks and honours belong to the person of the request they came with.
+import type { z } from 'zod';
+import {
+  code,
+  date,
+  dateTime,
+  flag,
+  idText,
+  integer,
+  list,
+  object,
+  raw,
+  required,
+  resourceSchema,
+  text,
+  texts,
+} from './common';
 
-/** A training as embedded in the user resource (saves one request per person, SERVICE-NOTES). */
-const embeddedAusbildung = z.looseObject({
-  id,
-  ausbildung_id: id.optional(),
+const ausbildungFields = {
+  ausbildung_id: idText,
   bezeichnung: text,
-  datum: date.optional(),
-  lehrgangsnummer: text.optional(),
-  gueltig_bis: date.optional(),
-  created_at: dateTime.optional(),
-  updated_at: dateTime.optional(),
+  datum: date,
+  lehrgangsnummer: text,
+  gueltig_bis: date,
+  created_at: dateTime,
+  updated_at: dateTime,
+};
+
+/**
+ * A training as embedded in the user resource (saves one request per person, SERVICE-NOTES).
+ * An entry without a readable `id` cannot be filed: it is dropped from the list (counted).
+ */
+const embeddedAusbildung = object({ id: required(idText), ...ausbildungFields });
+
+const qualifikation = object({
+  position: code,
+  liste_id: code,
+  liste: text,
+  rang: integer,
+  name: text,
+  name_kurz: text,
+  zentralliste_id: code,
+  zentralliste_rang: integer,
+  zentralliste_name_kurz: text,
+  erwerb_datum: date,
 });
 
-const qualifikation = z.looseObject({
-  name: text.optional(),
-  name_kurz: text.optional(),
-  liste: text.optional(),
-  erwerb_datum: date.optional(),
+const fahrerlaubnis = object({
+  klassen: texts,
+  beschraenkung: text,
+  fuehrerscheinnummer: text,
+  fuehrerscheindatum: date,
 });
+
+const benutzerdefiniertesFeld = object({ id: idText, name: text, value: raw });
 
 export const userResource = resourceSchema('user', {
+  anrede: text,
   vorname: text,
   nachname: text,
-  name: text.optional(),
+  name: text,
+  username: text,
+  kuerzel: text,
+  telpriv: text,
+  teldienst: text,
+  handy: text,
+  email: text,
+  adresse: text,
+  plz: text,
+  ort: text,
+  land: text,
+  gebdat: date,
+  gebort: text,
+  gruppen_namen: texts,
+  orgakuerzel: text,
+  leitung: flag,
   status: text,
-  gesperrt: flag.optional(),
-  leitung: flag.optional(),
-  anrede: text.optional(),
-  username: text.optional(),
-  kuerzel: text.optional(),
-  email: text.optional(),
-  telpriv: text.optional(),
-  teldienst: text.optional(),
-  handy: text.optional(),
-  adresse: text.optional(),
-  plz: text.optional(),
-  ort: text.optional(),
-  land: text.optional(),
-  gebdat: date.optional(),
-  gebort: text.optional(),
-  gruppen_namen: texts.optional(),
-  orgakuerzel: text.optional(),
-  rechte: texts.optional(),
-  mitgliednr: text.optional(),
-  mitglied_seit: date.optional(),
-  austritt_datum: date.optional(),
-  fahrerlaubnis: z.looseObject({ klassen: texts.optional() }).optional(),
-  benutzerdefinierte_felder: z.array(z.looseObject({ name: text.optional() })).optional(),
-  qualifikationen: z.array(qualifikation).optional(),
-  ausbildungen: z.array(embeddedAusbildung).optional(),
+  gesperrt: flag,
+  rechte: texts,
+  mitgliednr: text,
+  mitglied_seit: date,
+  austritt_datum: date,
+  beruf: text,
+  arbeitgeber: text,
+  bemerkung: text,
+  funktion: text,
+  kontoinhaber: text,
+  iban: text,
+  bic: text,
+  kreditinstitut: text,
+  angehoerige: text,
+  ernaehrung: text,
+  allerg_intol: text,
+  fahrerlaubnis,
+  benutzerdefinierte_felder: list(benutzerdefiniertesFeld),
+  qualifikationen: list(qualifikation),
+  /**
+   * Kept as `[]` when the service sends an empty list: "embedded, none" differs from "not
+   * embedded" (absent, null or ""), when the trainings must come from /personal/{id}/ausbildungen.
+   */
+  ausbildungen: list(embeddedAusbildung, { keepEmpty: true }),
 });
 export type UserResource = z.infer<typeof userResource>;
-export type EmbeddedAusbildung = z.infer<typeof embeddedAusbildung>;
+export type EmbeddedAusbildung = NonNullable<ReturnType<typeof embeddedAusbildung>>;
 
-export const organisationResource = resourceSchema('organisation', {
-  name: text,
-  kuerzel: text.optional(),
-});
+export const organisationResource = resourceSchema('organisation', { name: text, kuerzel: text });
 export type OrganisationResource = z.infer<typeof organisationResource>;
 
-export const ausbildungResource = resourceSchema('ausbildung', {
-  bezeichnung: text,
-  ausbildung_id: id.optional(),
-  datum: date.optional(),
-  lehrgangsnummer: text.optional(),
-  gueltig_bis: date.optional(),
-  created_at: dateTime.optional(),
-  updated_at: dateTime.optional(),
+/** Trainings (`/personal/{id}/ausbildungen`); the seed leaves the type open. */
+export const ausbildungResource = resourceSchema('ausbildung', ausbildungFields, {
+  anyTypeSpelling: true,
 });
 export type AusbildungResource = z.infer<typeof ausbildungResource>;
 
-export const ueberpruefungResource = resourceSchema('ueberpruefung', {
-  bezeichnung: text,
-  pruefergebnis: z
-    .looseObject({ bestanden: flag.optional(), einschraenkungen: text.optional() })
-    .nullable()
-    .optional(),
-  letzte_pruefung: date.optional(),
-  naechste_pruefung: date.optional(),
-  updated_at: dateTime.optional(),
-});
+/** Checks (`/personal/{id}/ueberpruefungen`); the seed leaves the type open. */
+export const ueberpruefungResource = resourceSchema(
+  'ueberpruefung',
+  {
+    bezeichnung: text,
+    pruefergebnis: object({ bestanden: flag, einschraenkungen: text }),
+    letzte_pruefung: date,
+    naechste_pruefung: date,
+    updated_at: dateTime,
+  },
+  { anyTypeSpelling: true },
+);
 export type UeberpruefungResource = z.infer<typeof ueberpruefungResource>;
 
-export const ehrungResource = resourceSchema('ehrung', {
-  bezeichnung: text,
-  datum: date.optional(),
-  jahre: integer.nullable().optional(),
-  stufe: text.optional(),
-});
+/** Honours (`/personal/{id}/ehrungen`); the seed leaves the type open. */
+export const ehrungResource = resourceSchema(
+  'ehrung',
+  { bezeichnung: text, datum: date, jahre: integer, stufe: text },
+  { anyTypeSpelling: true },
+);
 export type EhrungResource = z.infer<typeof ehrungResource>;
