@@ -1,9 +1,10 @@
 // The option parsers of `vorort sandbox`: what they accept, and that every refusal is a
 // commander InvalidArgumentError (which the command turns into exit status 2) with a reason.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import {
   SCALE_NAMES,
@@ -16,8 +17,10 @@ import {
   parsePrefix,
   parseRateLimitOption,
   parseSeed,
+  parseShapesOption,
   parseTokenTtl,
 } from './cli-options';
+import { registerSandboxCommand } from './cli';
 
 function refusal(parse: () => unknown): string {
   try {
@@ -77,6 +80,7 @@ describe('sandbox option parsers', () => {
     expect(refusal(() => parseFaults('error=0.6,lost=0.6'))).toMatch(/add up to/);
     expect(refusal(() => parseFaults('error=0.1,error=0.2'))).toMatch(/twice/);
     expect(refusal(() => parseFaults('error'))).toMatch(/kind=rate/);
+    expect(parseFaults('unreadable=0.01')).toMatchObject({ unreadable: 0.01, error: 0 });
     expect(parseRateLimitOption('30/min')).toEqual({ limit: 30, windowMs: 60_000 });
     expect(refusal(() => parseRateLimitOption('30/fortnight'))).toMatch(/N\/unit/);
     expect(refusal(() => parseRateLimitOption('0/min'))).toMatch(/N\/unit/);
@@ -93,5 +97,52 @@ describe('sandbox option parsers', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it('reads the shapes', () => {
+    expect(parseShapesOption('uniform')).toBe('uniform');
+    expect(parseShapesOption('real')).toBe('real');
+    expect(refusal(() => parseShapesOption('Real'))).toMatch(/"uniform".*"real"/);
+  });
+});
+
+describe('vorort sandbox --shapes', () => {
+  // The sandbox command alone (bin/vorort also loads the client), as a child process: it exits.
+  const run = (args: string[]) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { Command } from 'commander';
+         import { registerSandboxCommand } from './sandbox/cli.ts';
+         const program = new Command('vorort');
+         registerSandboxCommand(program);
+         await program.parseAsync(process.argv.slice(1), { from: 'user' });`,
+        'sandbox',
+        ...args,
+      ],
+      { cwd: new URL('..', import.meta.url), encoding: 'utf8', timeout: 60_000 },
+    );
+
+  it('refuses a bad value with exit status 2 and one readable line', () => {
+    const result = run(['--shapes', 'odd']);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--shapes.*"uniform".*"real"/);
+  });
+
+  it('is listed under --help with its default, beside the unreadable fault', () => {
+    const program = new Command('vorort');
+    registerSandboxCommand(program);
+    const help = program.commands
+      .find((command) => command.name() === 'sandbox')!
+      .helpInformation()
+      .replace(/\s+/g, ' ');
+    expect(help).toContain('--shapes <shapes>');
+    expect(help).toContain('(default: "uniform")');
+    expect(help).toMatch(/kinds: error, throttle, slow, malformed, lost, and unreadable/);
   });
 });

@@ -7,6 +7,7 @@ import { InvalidArgumentError } from 'commander';
 import { SCALES, type Scale } from './data/generate';
 import { parseFaultSpec } from './http/faults';
 import { parseRateLimit } from './http/rate-limit';
+import { parseShapes } from './http/shapes';
 
 /** The names of the demo-data sizes, smallest first, for --scale's choices. */
 export const SCALE_NAMES = Object.keys(SCALES) as Scale[];
@@ -93,3 +94,6 @@ export const parseFaults = asOptionParser(parseFaultSpec);
 
 /** `30/min`: at most that many interface requests per access token and window. */
 export const parseRateLimitOption = asOptionParser(parseRateLimit);
+
+/** `uniform` or `real`. */
+export const parseShapesOption = asOptionParser(parseShapes);

@@ -17,9 +17,11 @@ import {
   parsePrefix,
   parseRateLimitOption,
   parseSeed,
+  parseShapesOption,
   parseTokenTtl,
 } from './cli-options';
 import type { Scale } from './data/generate';
+import type { Shapes } from './http/shapes';
 import { startSandbox, type RunningSandbox } from './server';
 
 /** Usage errors exit with 2 (as most Unix tools), so scripts can tell them from failures (1). */
@@ -35,6 +37,7 @@ interface SandboxCommandOptions {
   pageSize?: number;
   faults?: ReturnType<typeof parseFaults>;
   rateLimit?: ReturnType<typeof parseRateLimitOption>;
+  shapes: Shapes;
   tokenTtl: number;
   withoutCourses: boolean;
   autoApprove: boolean;
@@ -77,7 +80,8 @@ function humanSummary(sandbox: RunningSandbox, options: SandboxCommandOptions): 
     ...sandbox.users.map((user) => [user.name, user.role, user.id, user.accessToken]),
   ]);
   const data = options.data ? `kept in ${options.data}` : 'in memory';
-  return `Vorort sandbox: demo data "${options.scale}", seed ${options.seed}, ${data}
+  const shapes = options.shapes === 'real' ? ', shapes of the real service' : '';
+  return `Vorort sandbox: demo data "${options.scale}", seed ${options.seed}, ${data}${shapes}
 
 ${table([
   ['API base URL', sandbox.baseUrl],
@@ -134,6 +138,7 @@ async function run(options: SandboxCommandOptions): Promise<void> {
       pageSize: options.pageSize,
       faults: options.faults,
       rateLimit: options.rateLimit,
+      shapes: options.shapes,
       tokenTtlSeconds: options.tokenTtl,
       withoutCourses: options.withoutCourses,
       autoApprove: options.autoApprove,
@@ -183,8 +188,14 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option(
       '--faults <spec>',
-      'inject faults into interface requests at these rates, e.g. error=0.1,lost=0.05 (kinds: error, throttle, slow, malformed, lost; default: none)',
+      'inject faults into interface requests at these rates, e.g. error=0.1,lost=0.05 (kinds: error, throttle, slow, malformed, lost, and unreadable: each record of a list answer unreadable at this rate; default: none)',
       parseFaults,
+    )
+    .option(
+      '--shapes <shapes>',
+      'uniform: every answer in one shape; real: answers vary per record and field as the real service\'s do (null, "" or absent for empty values, numbers for digit-only phones, extra attributes, other type spellings), seeded by --seed',
+      parseShapesOption,
+      'uniform',
     )
     .option(
       '--rate-limit <n/unit>',

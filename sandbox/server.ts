@@ -8,7 +8,7 @@ import { createAuthService } from './auth/index';
 import { PUBLIC_CLIENT_ID, type AuthService } from './auth/types';
 import { generateDemoData, type Scale } from './data/generate';
 import { isStoreEmpty, openStore } from './data/memory-store';
-import type { AccountAttributes, Role, Store } from './data/store';
+import type { AccountAttributes, ResourceType, Role, Store } from './data/store';
 import { isDate } from './http/berlin-time';
 import type { ApiContext } from './http/context';
 import { Renderer } from './http/document';
@@ -16,6 +16,8 @@ import { type FaultRates, parseFaultSpec } from './http/faults';
 import { interfacePlugin, registerNotFound } from './http/app';
 import { Links } from './http/links';
 import { parseRateLimit, type RateLimitSpec } from './http/rate-limit';
+import { parseShapes, RealShapes, type Shapes } from './http/shapes';
+import { AnswerVariation, type UnreadableForm } from './http/variation';
 import { createViews } from './http/views';
 
 export interface SandboxOptions {
@@ -35,8 +37,16 @@ export interface SandboxOptions {
   prefix?: string;
   /** Page every list with links.next; default off, as the real service. */
   pageSize?: number;
-  /** Fault rates, as `error=0.1,throttle=0.05,...` or already parsed. */
+  /**
+   * Fault rates, as `error=0.1,throttle=0.05,...` or already parsed; `unreadable=RATE` makes
+   * each resource object of a list answer unreadable with that probability.
+   */
   faults?: string | FaultRates;
+  /**
+   * `uniform` (default): every answer as today. `real`: answers vary their shapes as the real
+   * service's do, seeded by `seed` (see sandbox/RESOURCES.md, "Shapes of the real service").
+   */
+  shapes?: Shapes;
   /** Delay of a `slow` fault in ms; default 3000. */
   slowMs?: number;
   /** Requests per access token, as `30/min` or already parsed. */
@@ -76,6 +86,15 @@ export interface RunningSandbox {
   users: SandboxUser[];
   store: Store;
   auth: AuthService;
+  /**
+   * Renders this record (the stored `type`, e.g. `helferstunden`, and id) unreadable for a
+   * client wherever it is primary data, until repaired: type, id and the envelope stay valid,
+   * `attributes` becomes a string (default), a number, or (hour entries) `von` an object.
+   * The store is not changed. Throws when there is no such record.
+   */
+  breakRecord(type: ResourceType, id: string, form?: UnreadableForm): void;
+  /** Renders the record as usual again; true when it was broken. */
+  repairRecord(type: ResourceType, id: string): boolean;
   /** Stops listening (letting running requests finish) and closes the store; safe to call twice. */
   close(): Promise<void>;
 }
@@ -103,6 +122,7 @@ function checkOptions(options: SandboxOptions): void {
   if (options.slowMs !== undefined && !(options.slowMs >= 0)) {
     throw new RangeError(`slowMs must not be negative, got ${options.slowMs}.`);
   }
+  if (options.shapes !== undefined) parseShapes(options.shapes);
 }
 
 function openFilledStore(options: SandboxOptions): Store {
@@ -148,10 +168,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // The links need the origin, which is known only once listening: the context reads it late.
     const links = new Links('', prefix);
     const coursesLicensed = !options.withoutCourses;
+    const seed = options.seed ?? 1;
+    const variation = new AnswerVariation(links, {
+      ...(options.shapes === 'real' ? { shapes: new RealShapes(seed) } : {}),
+      unreadableRate: faults?.unreadable ?? 0,
+      seed,
+    });
     const context: ApiContext = {
       store,
       links,
-      renderer: new Renderer(store, links, createViews(store, links, coursesLicensed)),
+      renderer: new Renderer(store, links, createViews(store, links, coursesLicensed), variation),
       pageSize: options.pageSize,
       coursesLicensed,
       clock: Date.now,
@@ -180,7 +206,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       throw new Error('The sandbox listens on no TCP port.');
     links.origin = `http://${urlHost(address.address, address.family)}:${address.port}`;
     auth.setOrigin(links.origin);
-    return running(app, store, auth, links);
+    return running(app, store, auth, links, variation);
   } catch (error) {
     await app.close();
     store.close();
@@ -193,6 +219,7 @@ function running(
   store: Store,
   auth: AuthService,
   links: Links,
+  variation: AnswerVariation,
 ): RunningSandbox {
   const accounts = listAccounts(store);
   const office = accounts.find((account) => account.role === 'office');
@@ -217,6 +244,13 @@ function running(
     })),
     store,
     auth,
+    breakRecord(type, id, form) {
+      if (!store.get(type, id)) throw new RangeError(`The sandbox holds no ${type} ${id}.`);
+      variation.breakRecord(type, id, form);
+    },
+    repairRecord(type, id) {
+      return variation.repairRecord(type, id);
+    },
     close() {
       return (closing ??= app.close().finally(() => store.close()));
     },

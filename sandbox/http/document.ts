@@ -2,10 +2,12 @@
 // `included` holds every related resource exactly once (never one of the primary resources),
 // and the serialized body. Output does no schema work per record: plain objects are assembled
 // (sharing the stored attribute objects) and the whole document goes through one
-// JSON.stringify, which measured faster than joining cached per-record JSON.
+// JSON.stringify, which measured faster than joining cached per-record JSON. An optional
+// AnswerVariation (variation.ts) reshapes the assembled document just before that.
 import type { Relationship, ResourceRef, Store, StoredResource } from '../data/store';
 import type { Links } from './links';
 import type { IncludePath } from './query';
+import type { AnswerVariation, AssembledDocument } from './variation';
 
 export interface ResourceObject {
   type: string;
@@ -40,6 +42,7 @@ export class Renderer {
     private readonly store: Store,
     private readonly links: Links,
     private readonly viewOf: ViewOf,
+    private readonly variation?: AnswerVariation,
   ) {}
 
   object(resource: StoredResource): ResourceObject {
@@ -100,14 +103,17 @@ export class Renderer {
     extras: DocumentExtras = {},
   ): string {
     const list: readonly StoredResource[] = isList(primary) ? primary : [primary];
-    return JSON.stringify({
+    const document: AssembledDocument = {
       jsonapi: { version: '1.0' },
       data: isList(primary) ? list.map((resource) => this.object(resource)) : this.object(primary),
       ...(include.length > 0
         ? { included: this.included(list, include).map((resource) => this.object(resource)) }
         : {}),
       ...extras,
-    });
+    };
+    // The one step where answers vary (--shapes real, unreadable records); off by default.
+    if (this.variation?.active) this.variation.apply(document);
+    return JSON.stringify(document);
   }
 }
 

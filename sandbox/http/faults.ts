@@ -8,17 +8,26 @@
 //              body cut in half: what a client sees of a truncated transfer
 //   lost       the request is carried out (a write is committed), then the connection is
 //              destroyed without an answer: the client cannot know whether it happened
+// One kind is drawn per resource object instead (see variation.ts), from a stream of its own
+// seeded with the same seed, and does not count toward the per-request total:
+//   unreadable in a list answer, each resource object is with this probability made
+//              unreadable for a client (type and id kept, the envelope stays valid)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import { JSON_API } from './respond';
 
-export const FAULT_KINDS = ['error', 'throttle', 'slow', 'malformed', 'lost'] as const;
+/** The kinds drawn once per request; their rates add up to at most 1. */
+export const REQUEST_FAULT_KINDS = ['error', 'throttle', 'slow', 'malformed', 'lost'] as const;
+export type RequestFaultKind = (typeof REQUEST_FAULT_KINDS)[number];
+/** Every kind `--faults` knows: the request kinds and `unreadable`, drawn per resource object. */
+export const FAULT_KINDS = [...REQUEST_FAULT_KINDS, 'unreadable'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-export type FaultRates = Readonly<Record<FaultKind, number>>;
+/** `unreadable` is present only when given (0 without). */
+export type FaultRates = Readonly<Record<RequestFaultKind, number> & { unreadable?: number }>;
 
 /** Parses `error=0.1,throttle=0.05`; throws a RangeError naming the problem. */
 export function parseFaultSpec(spec: string): FaultRates {
-  const rates: Record<FaultKind, number> = {
+  const rates: Record<RequestFaultKind, number> & { unreadable?: number } = {
     error: 0,
     throttle: 0,
     slow: 0,
@@ -44,14 +53,14 @@ export function parseFaultSpec(spec: string): FaultRates {
       throw new RangeError(`Fault rate of "${kind}" must be between 0 and 1, got ${rateText}.`);
     rates[kind as FaultKind] = rate;
   }
-  const total = FAULT_KINDS.reduce((sum, kind) => sum + rates[kind], 0);
+  const total = REQUEST_FAULT_KINDS.reduce((sum, kind) => sum + rates[kind], 0);
   if (total > 1 + 1e-9)
     throw new RangeError(`Fault rates add up to ${total}; at most 1 is possible.`);
   return rates;
 }
 
 /** mulberry32: small, fast and good enough to spread faults; the same seed gives the same sequence. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = (seed ^ 0x9e3779b9) >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -73,10 +82,10 @@ export class FaultPlan {
   }
 
   /** The fault of the next request, or undefined for a normal answer. */
-  next(): FaultKind | undefined {
+  next(): RequestFaultKind | undefined {
     const draw = this.random();
     let threshold = 0;
-    for (const kind of FAULT_KINDS) {
+    for (const kind of REQUEST_FAULT_KINDS) {
       threshold += this.rates[kind];
       if (draw < threshold) return kind;
     }
