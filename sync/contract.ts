@@ -62,7 +62,32 @@ export const queries = {
     limit: z.number().int().min(1).max(50).default(10),
   }),
   'sync.status': z.object({}),
+  /** What the last syncs could not apply: unreadable records and failed items, newest first. */
+  'sync.quarantine': z.object({ collection: z.string().max(60).optional(), ...page }),
+  /** Per area of the service: may this account read it, is it licensed (403 / 423)? */
+  'sync.areas': z.object({}),
 } as const;
+
+/** The service's areas as the UI shows them, and the sync collections each is made of. */
+export const AREAS = {
+  personnel: ['personal', 'ausbildungen', 'person_details'],
+  organisation: ['orga', 'userinfo'],
+  calendars: ['kalender'],
+  notifications: ['benachrichtigungen'],
+  hours: ['helferstunden', 'helferstunden_einstellungen'],
+  taxRates: ['steuersaetze'],
+  courses: [
+    'course_types',
+    'uvts',
+    'clients',
+    'courses',
+    'participations',
+    'customfields',
+    'client_participants',
+  ],
+  forms: ['formulare'],
+} as const satisfies Record<string, readonly string[]>;
+export type AreaName = keyof typeof AREAS;
 
 export type QueryName = keyof typeof queries;
 export type QueryArgs<N extends QueryName> = z.input<(typeof queries)[N]>;
@@ -176,6 +201,35 @@ export interface SyncStatus {
   lastSuccessfulSyncAt: string | null;
   profile: string | null;
   selfId: string | null;
+  /** Records and items set aside by the syncs, per collection (details: the sync.quarantine query). */
+  quarantine: { total: number; byCollection: Record<string, number> };
+  /** Areas the account cannot use (403) or the organisation has not licensed (423). */
+  unavailableAreas: AreaStatus[];
+}
+
+export interface AreaStatus {
+  area: AreaName;
+  /** forbidden / unlicensed: the whole area; partial: some of its collections (see `collections`). */
+  state: 'available' | 'forbidden' | 'unlicensed' | 'partial' | 'never synced';
+  collections: { collection: string; state: 'available' | 'forbidden' | 'unlicensed' }[];
+  /** The state in words, German first. */
+  message: { de: string; en: string };
+}
+
+export interface QuarantineItem {
+  collection: string;
+  type: string;
+  id: string;
+  /** The scope it came in: '' for a whole collection, else the parent's id (a course, a person). */
+  parent: string;
+  /** unreadable: the service sent a record the client could not read; failed: its request failed. */
+  kind: 'unreadable' | 'failed';
+  reason: string;
+  /** The record as the service sent it (unreadable only). */
+  raw: unknown;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  attempts: number;
 }
 
 export interface QueryResults {
@@ -230,6 +284,8 @@ export interface QueryResults {
     participants: { id: string; courseId: string; label: string }[];
   };
   'sync.status': SyncStatus;
+  'sync.quarantine': Paged<QuarantineItem>;
+  'sync.areas': AreaStatus[];
 }
 
 /** Events the core emits to every connected UI. */

@@ -1,7 +1,9 @@
 // The JSON:API layer over the transport: addresses below the base URL, documents checked
 // against their schemas, lists followed page by page, writes sent as they are.
 import { hash } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { sleep } from './abort';
+import { retryDelayMs, type BackoffOptions } from './backoff';
 import {
   check,
   linkHref,
@@ -10,9 +12,11 @@ import {
   parseIncluded,
   parseJson,
   parseResource,
+  readResources,
   type Envelope,
   type Origin,
 } from './document';
+import { ApiError } from './errors';
 import type { Page, Single } from './pages';
 import type { Resource } from './schemas/common';
 import type { HttpResponse, Transport } from './transport';
@@ -70,16 +74,32 @@ export interface ApiCore {
 
 const JSON_API = 'application/vnd.api+json';
 
-export function createCore(base: URL, transport: Transport): ApiCore {
-  async function fetchDocument(url: URL, signal: AbortSignal | undefined) {
-    const response = await transport({ method: 'GET', url, accept: JSON_API, signal });
-    return { response, ...parseDocument(url, response) };
-  }
+/**
+ * A GET answered 200 with a body that is cut off or not a JSON:API document is fetched again this
+ * many times, like a 5xx: a truncated transfer is a transient fault, not the service's meaning.
+ */
+export const MALFORMED_ANSWER_RETRIES = 2;
 
-  function parseDocument(url: URL, response: HttpResponse) {
-    const origin: Origin = { method: 'GET', url: url.href, status: response.status };
-    if (response.body.trim() === '') throw malformed(origin, 'the body is empty');
-    return { origin, document: parseEnvelope(response.body, origin) };
+export function createCore(base: URL, transport: Transport, backoff: BackoffOptions = {}): ApiCore {
+  /**
+   * GETs a JSON:API document. An answer whose bytes equal `knownDigest` comes back unparsed
+   * (`document` null); an answer that cannot be parsed as a document is fetched again, bounded.
+   */
+  async function fetchDocument(url: URL, signal: AbortSignal | undefined, knownDigest?: string) {
+    for (let retry = 0; ; retry += 1) {
+      const response = await transport({ method: 'GET', url, accept: JSON_API, signal });
+      const origin: Origin = { method: 'GET', url: url.href, status: response.status };
+      const digest = knownDigest === undefined ? undefined : digestOf(response.body);
+      if (digest !== undefined && digest === knownDigest)
+        return { response, origin, digest, document: null };
+      try {
+        if (response.body.trim() === '') throw malformed(origin, 'the body is empty');
+        return { response, origin, digest, document: parseEnvelope(response.body, origin) };
+      } catch (error) {
+        if (!(error instanceof ApiError) || retry >= MALFORMED_ANSWER_RETRIES) throw error;
+        await pause(retryDelayMs(retry, undefined, backoff), signal, url);
+      }
+    }
   }
 
   return {
@@ -88,11 +108,23 @@ export function createCore(base: URL, transport: Transport): ApiCore {
     async getOne(path, query, schema, options = {}) {
       const url = buildUrl(base, path, query);
       const { response, origin, document } = await fetchDocument(url, options.signal);
-      if (document.data === null || Array.isArray(document.data))
+      if (!document || document.data === null || Array.isArray(document.data))
         throw malformed(origin, 'data: expected one resource');
+      const read = readResources(
+        [document.data],
+        schema as z.ZodType<z.infer<typeof schema>>,
+        origin,
+        'data',
+      );
+      const [data] = read.items;
+      // One resource that cannot be read leaves nothing to apply: the caller keeps what it has.
+      if (data === undefined) throw malformed(origin, read.quarantined[0]?.reason ?? 'data');
+      const included = readResources<Resource>(document.included ?? [], null, origin, 'included');
       return {
-        data: check(schema, document.data, origin, 'data'),
-        included: parseIncluded(document.included, origin),
+        data,
+        included: included.items,
+        quarantined: included.quarantined,
+        conversions: read.conversions + included.conversions,
         meta: document.meta,
         serverDate: response.serverDate,
         url: url.href,
@@ -100,38 +132,49 @@ export function createCore(base: URL, transport: Transport): ApiCore {
     },
 
     async *list(path, query, schema, options = {}) {
-      const listSchema = listSchemaOf(schema);
       const withDigest = options.withDigest === true || options.knownDigest !== undefined;
       const seen = new Set<string>();
       let url: URL | null = buildUrl(base, path, query);
       while (url !== null) {
         seen.add(url.href);
-        const response = await transport({
-          method: 'GET',
+        // Only a one-page answer can equal a known digest (a digest stands for a whole answer).
+        const known = seen.size === 1 ? options.knownDigest : undefined;
+        const fetched = await fetchDocument(
           url,
-          accept: JSON_API,
-          signal: options.signal,
-        });
-        const digest = withDigest ? digestOf(response.body) : undefined;
+          options.signal,
+          withDigest ? (known ?? '') : undefined,
+        );
+        const { response, origin, document } = fetched;
+        const digest = fetched.digest;
         // The very bytes of an answer applied before: one page (its links had no next), valid.
-        if (seen.size === 1 && digest !== undefined && digest === options.knownDigest) {
+        if (document === null) {
           yield {
             data: [],
             included: [],
+            quarantined: [],
+            conversions: 0,
             serverDate: response.serverDate,
             url: url.href,
-            digest,
+            ...(digest === undefined ? {} : { digest }),
             unchanged: true,
           };
           return;
         }
-        const { origin, document } = parseDocument(url, response);
         if (!Array.isArray(document.data))
           throw malformed(origin, 'data: expected a list of resources');
         const next = nextPage(document, origin);
+        const data = readResources(
+          document.data,
+          schema as z.ZodType<z.infer<typeof schema>>,
+          origin,
+          'data',
+        );
+        const included = readResources<Resource>(document.included ?? [], null, origin, 'included');
         const page = {
-          data: check(listSchema, document.data, origin, 'data'),
-          included: parseIncluded(document.included, origin),
+          data: data.items,
+          included: included.items,
+          quarantined: [...data.quarantined, ...included.quarantined],
+          conversions: data.conversions + included.conversions,
           meta: document.meta,
           serverDate: response.serverDate,
           url: url.href,
@@ -197,22 +240,16 @@ function parseWriteAnswer(response: HttpResponse, origin: Origin): SentDocument 
   };
 }
 
+/** Waits before fetching again; a cancelled caller is not kept waiting. */
+async function pause(ms: number, signal: AbortSignal | undefined, url: URL): Promise<void> {
+  try {
+    await sleep(ms, signal);
+  } catch {
+    throw new ApiError({ kind: 'cancelled', method: 'GET', url: url.href });
+  }
+}
+
 /** A digest of an answer's bytes: equal digests, equal answers. */
 function digestOf(body: string): string {
   return hash('sha256', body, 'base64url');
-}
-
-const listSchemas = new WeakMap<z.ZodType, z.ZodType>();
-
-/**
- * The schema of a list of `schema`, built once: one array parse rather than one per item is
- * measurably faster on lists of 100,000 resources, and building it per request is not free.
- */
-function listSchemaOf<S extends z.ZodType>(schema: S): z.ZodArray<S> {
-  let listSchema = listSchemas.get(schema);
-  if (!listSchema) {
-    listSchema = z.array(schema);
-    listSchemas.set(schema, listSchema);
-  }
-  return listSchema as z.ZodArray<S>;
 }

@@ -1,9 +1,13 @@
-// Turning a response body into checked data. Either the whole document is valid and comes back
-// typed, or parsing throws ApiError 'malformed': never half-applied data (issue 3).
+// Turning a response body into checked data (DESIGN rule 14): the envelope is strict — a body
+// that is not a JSON:API document, or a resource without `type` and `id`, throws ApiError
+// 'malformed' and nothing of it is applied — while each resource is read on its own: one that
+// its schema rejects is set aside as quarantined, with its raw JSON and the reason, and the
+// rest of the answer is used. The schemas read attributes tolerantly and count what they convert.
 import { z } from 'zod';
 import { ApiError } from './errors';
 import { anyResource, link, type Resource } from './schemas/common';
 import { isResourceType, resourceSchemas } from './schemas/index';
+import { countConversions } from './schemas/tolerance';
 
 /** The JSON:API top level; `data` and `included` are checked afterwards against their resource schemas. */
 const envelope = z.looseObject({
@@ -53,15 +57,83 @@ export function parseEnvelope(body: string, origin: Origin): Envelope {
 
 /** A resource checked against the schema of its type; a type without a schema only as a resource. */
 export function parseResource(item: unknown, origin: Origin, where: string): Resource {
-  const type = (item as { type?: unknown } | null)?.type;
-  const schema =
-    typeof type === 'string' && isResourceType(type) ? resourceSchemas[type] : anyResource;
-  return check(schema, item, origin, where) as Resource;
+  return check(schemaOfType(item), item, origin, where) as Resource;
 }
 
+function schemaOfType(item: unknown): z.ZodType {
+  const type = (item as { type?: unknown } | null)?.type;
+  return typeof type === 'string' && isResourceType(type) ? resourceSchemas[type] : anyResource;
+}
+
+/** Included resources of a write's answer, each checked against the schema of its type. */
 export function parseIncluded(included: unknown[] | undefined, origin: Origin): Resource[] {
   if (included === undefined) return [];
   return included.map((item, index) => parseResource(item, origin, `included[${index}]`));
+}
+
+/** A resource the client could not read: skipped, kept with its raw JSON and the reason. */
+export interface QuarantinedRecord {
+  type: string;
+  id: string;
+  /** Where in the answer it was: 'data[3]', 'included[0]'. */
+  where: string;
+  reason: string;
+  raw: string;
+  url: string;
+}
+
+/** What reading an answer's resources gave: the readable ones, the quarantined ones, and how many values were converted. */
+export interface ReadResources<T> {
+  items: T[];
+  quarantined: QuarantinedRecord[];
+  conversions: number;
+}
+
+/**
+ * Reads `values` one resource at a time. The envelope's part stays strict: every entry must be
+ * an object with a non-empty string `type` and `id`, or the whole answer is 'malformed'. An
+ * entry its schema rejects is quarantined and the others are kept. `schema` null: each entry by
+ * the schema of its own type (for `included`).
+ */
+export function readResources<T>(
+  values: readonly unknown[],
+  schema: z.ZodType<T> | null,
+  origin: Origin,
+  where: string,
+): ReadResources<T> {
+  const items: T[] = [];
+  const quarantined: QuarantinedRecord[] = [];
+  let conversions = 0;
+  values.forEach((value, index) => {
+    const at = `${where}[${index}]`;
+    const { type, id } = identityOf(value, origin, at);
+    const read = countConversions(() => (schema ?? schemaOfType(value)).safeParse(value));
+    conversions += read.conversions;
+    if (read.value.success) items.push(read.value.data as T);
+    else
+      quarantined.push({
+        type,
+        id,
+        where: at,
+        reason: describeIssues(read.value.error, at),
+        raw: JSON.stringify(value),
+        url: origin.url,
+      });
+  });
+  return { items, quarantined, conversions };
+}
+
+/** The resource identity JSON:API requires of every resource object: without it the document is broken. */
+function identityOf(value: unknown, origin: Origin, where: string): { type: string; id: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw malformed(origin, `${where}: expected a resource object`);
+  const { type, id } = value as { type?: unknown; id?: unknown };
+  if (typeof type !== 'string' || type === '')
+    throw malformed(origin, `${where}.type: expected a non-empty string`);
+  // A numeric id is a common slip of JSON producers; the schemas convert it (and count it).
+  if ((typeof id !== 'string' || id === '') && !(typeof id === 'number' && Number.isFinite(id)))
+    throw malformed(origin, `${where}.id: expected a non-empty string`);
+  return { type, id: String(id) };
 }
 
 /** The `href` of a link member, whether written as a string or as a link object. */

@@ -10,8 +10,9 @@ export type ApiErrorKind =
   | 'throttled' // 429
   | 'invalid' // 400, 415, 422 and other 4xx
   | 'server' // 5xx
-  | 'network' // no answer: connection refused, reset, DNS
-  | 'timeout' // no complete answer within the time-out
+  | 'network' // the service is unreachable: connection refused, DNS, or every request failing in a row
+  | 'timeout' // no complete answer within the time-out, while the service answers nothing else either
+  | 'interrupted' // one request lost its connection or timed out while the service answers others
   | 'malformed' // the body is not JSON or not a valid document
   | 'cancelled'; // the caller's AbortSignal fired
 
@@ -63,7 +64,8 @@ export function isRetryable(error: unknown): boolean {
     error.kind === 'throttled' ||
     error.kind === 'server' ||
     error.kind === 'network' ||
-    error.kind === 'timeout'
+    error.kind === 'timeout' ||
+    error.kind === 'interrupted'
   );
 }
 
@@ -89,6 +91,7 @@ const SENTENCES: Record<ApiErrorKind, string> = {
   server: 'The service failed to answer the request',
   network: 'The service could not be reached',
   timeout: 'The service did not answer in time',
+  interrupted: 'The connection broke before the answer was complete',
   malformed: 'The service sent an answer that is not a valid document',
   cancelled: 'The request was cancelled',
 };

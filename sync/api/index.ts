@@ -4,9 +4,15 @@ export type { RequestOptions, SendOptions, SentDocument, WriteMethod } from './c
 export { ApiError, isRetryable, type ApiErrorKind, type ServiceErrorObject } from './errors';
 export { indexIncluded, relatedIds, type IncludedIndex } from './included';
 export { normalizeEmpty } from './normalize';
-export { collectPages, type Collected, type Page, type Single } from './pages';
+export {
+  collectPages,
+  type Collected,
+  type Page,
+  type QuarantinedRecord,
+  type Single,
+} from './pages';
 export { staticToken, type TokenSource } from './token-source';
-export type { RequestEvent } from './transport';
+export type { RequestEvent, WaitEvent } from './transport';
 export type { BackoffOptions } from './backoff';
 export { formatDateTime } from './urls';
 export type { Query, QueryValue } from './urls';

@@ -1,8 +1,19 @@
 // Lists as pages. The real service answers a list in one response, but the client follows
 // `links.next` wherever it appears (DESIGN rule 11), so a paging service works the same way.
+import type { QuarantinedRecord } from './document';
 import type { Resource } from './schemas/common';
 
-export interface Page<R> {
+export type { QuarantinedRecord } from './document';
+
+/** What the tolerant reader set aside or converted in an answer (DESIGN rule 14). */
+interface ReadReport {
+  /** Resources of the answer that could not be read: not in `data`/`included`. */
+  quarantined: QuarantinedRecord[];
+  /** Attribute values converted from another JSON type or dropped as unreadable. */
+  conversions: number;
+}
+
+export interface Page<R> extends ReadReport {
   data: R[];
   included: Resource[];
   meta?: Record<string, unknown>;
@@ -15,8 +26,8 @@ export interface Page<R> {
   unchanged?: boolean;
 }
 
-/** One resource and what came with it. */
-export interface Single<R> {
+/** One resource and what came with it (`quarantined` holds unreadable included resources). */
+export interface Single<R> extends ReadReport {
   data: R;
   included: Resource[];
   meta?: Record<string, unknown>;
@@ -24,7 +35,7 @@ export interface Single<R> {
   url: string;
 }
 
-export interface Collected<R> {
+export interface Collected<R> extends ReadReport {
   data: R[];
   /** Included resources of all pages, each `type:id` once (the last copy wins). */
   included: Resource[];
@@ -44,8 +55,12 @@ export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Co
   let digest: string | undefined;
   let unchanged = false;
   let count = 0;
+  const quarantined: QuarantinedRecord[] = [];
+  let conversions = 0;
   for await (const page of pages) {
     count += 1;
+    quarantined.push(...page.quarantined);
+    conversions += page.conversions;
     if (serverDate === undefined) serverDate = page.serverDate;
     digest = page.digest;
     unchanged = page.unchanged === true;
@@ -58,5 +73,7 @@ export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Co
     serverDate: serverDate ?? null,
     ...(count === 1 && digest ? { digest } : {}),
     unchanged,
+    quarantined,
+    conversions,
   };
 }

@@ -2,6 +2,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClientOptions } from './client';
+import { MALFORMED_ANSWER_RETRIES } from './core';
 import { ApiError, isRetryable } from './errors';
 import { collectPages } from './pages';
 import { staticToken } from './token-source';
@@ -148,25 +149,11 @@ describe('pages', () => {
 });
 
 describe('malformed answers', () => {
-  const cases: [string, Handler][] = [
-    ['a body that is not JSON', (_q, r) => r.end('{"data": [')],
-    ['an empty body', (_q, r) => r.end('')],
+  const brokenEnvelopes: [string, Handler][] = [
     ['a list where one resource is expected', (_q, r) => sendJsonApi(r, { data: [user('u1')] })],
     [
       'a resource of the wrong type',
       (_q, r) => sendJsonApi(r, { data: { ...user('u1'), type: 'course' } }),
-    ],
-    [
-      'a name that is not a string',
-      (_q, r) => sendJsonApi(r, { data: user('u1', { nachname: 42 }) }),
-    ],
-    [
-      'an included resource that breaks its schema',
-      (_q, r) =>
-        sendJsonApi(r, {
-          data: user('u1'),
-          included: [{ type: 'organisation', id: '1', attributes: {} }],
-        }),
     ],
     [
       'an included item without an id',
@@ -174,7 +161,7 @@ describe('malformed answers', () => {
         sendJsonApi(r, { data: user('u1'), included: [{ type: 'whatever', attributes: {} }] }),
     ],
   ];
-  it.each(cases)('%s is an error, not data', async (_name, handler) => {
+  it.each(brokenEnvelopes)('%s is an error, not data', async (_name, handler) => {
     const { client } = await serve(handler);
     const error = await apiError(client.getOwnUser());
     expect(error.kind).toBe('malformed');
@@ -182,12 +169,56 @@ describe('malformed answers', () => {
     expect(isRetryable(error)).toBe(false);
   });
 
-  it('names where the document is wrong', async () => {
-    const { client } = await serve((_q, r) =>
-      sendJsonApi(r, { data: [user('u1'), user('u2', { status: 3 })] }),
+  const cutOff: [string, Handler][] = [
+    ['a body that is not JSON', (_q, r) => void r.end('{"data": [')],
+    ['an empty body', (_q, r) => void r.end('')],
+  ];
+  it.each(cutOff)('%s is fetched again, boundedly, then an error', async (_name, handler) => {
+    const { server, client } = await serve(handler, { backoff: { baseMs: 1 } });
+    const error = await apiError(client.getOwnUser());
+    expect(error.kind).toBe('malformed');
+    expect(server.requests).toHaveLength(1 + MALFORMED_ANSWER_RETRIES);
+  });
+
+  it('a cut-off answer followed by a whole one is read', async () => {
+    let calls = 0;
+    const { server, client } = await serve(
+      (_q, r) => {
+        if (++calls === 1) r.end('{"jsonapi":');
+        else sendJsonApi(r, { data: [user('u1')] });
+      },
+      { backoff: { baseMs: 1 } },
     );
-    const error = await apiError(collectPages(client.listPersonal()));
-    expect(error.message).toContain('data[1].attributes.status');
+    const { data } = await collectPages(client.listPersonal());
+    expect(data.map((u) => u.id)).toEqual(['u1']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('an unreadable resource among readable ones is quarantined, the rest is read', async () => {
+    const { client } = await serve((_q, r) =>
+      sendJsonApi(r, {
+        data: [user('u1'), { ...user('u2'), attributes: 'broken' }, user('u3')],
+        included: [{ type: 'organisation', id: '1', attributes: 7 }],
+      }),
+    );
+    const answer = await collectPages(client.listPersonal());
+    expect(answer.data.map((u) => u.id)).toEqual(['u1', 'u3']);
+    expect(answer.quarantined).toEqual([
+      expect.objectContaining({ type: 'user', id: 'u2', where: 'data[1]' }),
+      expect.objectContaining({ type: 'organisation', id: '1', where: 'included[0]' }),
+    ]);
+    expect(answer.quarantined[0]?.reason).toContain('data[1].attributes');
+    expect(JSON.parse(answer.quarantined[0]?.raw ?? '')).toMatchObject({ attributes: 'broken' });
+  });
+
+  it('converts a value of another JSON type where the meaning is clear, and counts it', async () => {
+    const { client } = await serve((_q, r) =>
+      sendJsonApi(r, { data: [user('u1', { nachname: 42 }), user('u2')] }),
+    );
+    const answer = await collectPages(client.listPersonal());
+    expect(answer.data.map((u) => u.attributes.nachname)).toEqual(['42', expect.any(String)]);
+    expect(answer.conversions).toBe(1);
+    expect(answer.quarantined).toEqual([]);
   });
 
   it('accepts resources of types it has no schema for in included', async () => {
@@ -567,7 +598,7 @@ describe('writes', () => {
       if (status === 204) {
         r.statusCode = 204;
         r.end();
-      } else sendJsonApi(r, { data: { type: 'kalender', id: '9', attributes: { name: 7 } } });
+      } else sendJsonApi(r, { data: { type: 'kalender', id: '9', attributes: 'unreadable' } });
     });
     expect(await client.send('DELETE', '/kalender/9')).toBeNull();
     status = 200;

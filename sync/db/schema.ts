@@ -24,6 +24,9 @@ export interface UsersTable extends RecordColumns {
   ort: string | null;
   organisation_id: string | null;
   details_watermark: string | null;
+  /** 1 when the user resource came without embedded trainings: they are fetched per person. */
+  trainings_from_endpoint: number;
+  trainings_watermark: string | null;
 }
 
 export interface QualifikationenTable {
@@ -243,6 +246,28 @@ export interface SyncStateTable {
   /** Why the collection is skipped, e.g. 'unlicensed' (423) or 'forbidden' (403); null when synced. */
   unavailable: string | null;
   last_error: string | null;
+  /** A scan spanning several syncs: where it stands (JSON), null when none is under way. */
+  progress: string | null;
+}
+
+export interface QuarantineTable {
+  collection: string;
+  type: string;
+  id: string;
+  /** The scope the record came in: '' for a whole collection, else its parent's id. */
+  parent: string;
+  reason: string;
+  /** The record as the service sent it; null for a per-item request that failed. */
+  raw: string | null;
+  url: string | null;
+  first_seen_at: string;
+  last_seen_at: string;
+  attempts: number;
+}
+
+export interface ScanSeenTable {
+  collection: string;
+  id: string;
 }
 
 export interface AnswerDigestsTable {
@@ -287,6 +312,8 @@ export interface Database {
   answer_digests: AnswerDigestsTable;
   sync_state: SyncStateTable;
   replica_meta: ReplicaMetaTable;
+  quarantine: QuarantineTable;
+  scan_seen: ScanSeenTable;
 }
 
 export type TableName = keyof Database;

@@ -10,6 +10,7 @@ import type { Replica } from '../db/open';
 import type { TableName } from '../db/schema';
 import type { ReplicaWriter, RowValues } from '../db/writer';
 import type { SyncOptions, SyncProgress } from './options';
+import { clearItemFailure, recordItemFailure, tallyOf, type ReadTally } from './quarantine';
 import { readState, writeState, type CollectionState } from './state';
 
 export interface CollectionResult {
@@ -18,8 +19,18 @@ export interface CollectionResult {
   requests: number;
   seconds: number;
   /** Why nothing was synced: 'unlicensed' (423), 'forbidden' (403). */
-  skipped?: string;
+  skipped?: 'unlicensed' | 'forbidden';
+  /** The service's words for a skipped collection. */
+  skippedBecause?: string;
   error?: string;
+  /** Records the service sent that could not be read: skipped, kept in quarantine, tried again next sync. */
+  quarantined?: number;
+  /** Items (a person, a course) whose request failed for good in this sync; tried again next sync. */
+  failedItems?: number;
+  /** Attribute values the tolerant reader converted from another JSON type or dropped. */
+  conversions?: number;
+  /** Work that spans several syncs and is not finished yet, e.g. checks of 500 of 1,000 people. */
+  remaining?: { done: number; total: number; what: string };
 }
 
 export interface PullContext {
@@ -38,6 +49,8 @@ export interface PullContext {
   writtenRelated: Map<string, string>;
   /** Per collection: parent id → digest of the answer applied last (see appliedDigests). */
   appliedDigests: Map<string, ReadonlyMap<string, string>>;
+  /** Per collection: what the reader set aside or converted, and items that failed (sync/pull/quarantine). */
+  tallies: Map<string, ReadTally>;
 }
 
 /** What a strategy reports; `watermark` undefined leaves it unchanged, null clears it. */
@@ -46,6 +59,8 @@ export interface StrategyOutcome {
   deleted: number;
   watermark?: string | null;
   fullScan: boolean;
+  /** See CollectionResult.remaining. */
+  remaining?: CollectionResult['remaining'];
 }
 
 /**
@@ -113,6 +128,32 @@ export async function forEachLimited<T>(
     (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
   );
   if (failure) throw failure.reason;
+}
+
+/**
+ * Runs `work` for every item of a per-item collection (a person's checks, a course's participants),
+ * at most PER_ITEM_CONCURRENCY at a time. One item's failure costs only that item: it is recorded
+ * in the quarantine (and tried again next sync) and the loop goes on. What would fail every item
+ * the same way stops the loop: no login, no network, cancellation, a missing right or licence.
+ */
+export function forEachItem<T>(
+  ctx: PullContext,
+  collection: string,
+  items: readonly T[],
+  identify: (item: T) => { type: string; id: string; parent?: string },
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  return forEachLimited(items, PER_ITEM_CONCURRENCY, async (item) => {
+    const { id } = identify(item);
+    try {
+      await work(item);
+    } catch (error) {
+      if (stopsTheSync(error) || isSkip(error) || ctx.signal?.aborted) throw error;
+      recordItemFailure(ctx, collection, identify(item), error);
+      return;
+    }
+    clearItemFailure(ctx, collection, id);
+  });
 }
 
 /**
@@ -258,9 +299,13 @@ export async function runCollection(
   let result: CollectionResult;
   try {
     const outcome = await collectionRequests.run(requests, () => strategy(state));
+    const tally = tallyOf(ctx, collection);
+    // A record in quarantine is asked for again next time: the watermark stays (bounded, see quarantine.ts).
+    const watermark =
+      outcome.watermark === undefined || tally.holdWatermark ? state.watermark : outcome.watermark;
     writeState(ctx.replica.sqlite, {
-      ...state,
-      watermark: outcome.watermark === undefined ? state.watermark : outcome.watermark,
+      ...readState(ctx.replica.sqlite, collection),
+      watermark,
       last_success_at: now,
       last_full_scan_at: outcome.fullScan ? now : state.last_full_scan_at,
       syncs_since_full_scan: outcome.fullScan ? 0 : state.syncs_since_full_scan + 1,
@@ -272,14 +317,15 @@ export async function runCollection(
       deleted: outcome.deleted,
       requests: requests.count,
       seconds: seconds(),
+      ...(tally.quarantined ? { quarantined: tally.quarantined } : {}),
+      ...(tally.failedItems ? { failedItems: tally.failedItems } : {}),
+      ...(tally.conversions ? { conversions: tally.conversions } : {}),
+      ...(outcome.remaining ? { remaining: outcome.remaining } : {}),
     };
   } catch (error) {
-    const skipped =
-      error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden')
-        ? error.kind
-        : undefined;
+    const skipped = isSkip(error) ? error.kind : undefined;
     writeState(ctx.replica.sqlite, {
-      ...state,
+      ...readState(ctx.replica.sqlite, collection),
       unavailable: skipped ?? state.unavailable,
       last_error: skipped ? null : (error as Error).message,
     });
@@ -290,11 +336,18 @@ export async function runCollection(
       requests: requests.count,
       seconds: seconds(),
     };
-    if (skipped) result.skipped = skipped;
-    else result.error = (error as Error).message;
+    if (skipped) {
+      result.skipped = skipped;
+      result.skippedBecause = (error as ApiError).message;
+    } else result.error = (error as Error).message;
   }
   ctx.results.set(collection, result);
   return result;
+}
+
+/** 403 or 423: the account may not read this area, or the organisation has not licensed it. */
+function isSkip(error: unknown): error is ApiError & { kind: 'forbidden' | 'unlicensed' } {
+  return error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden');
 }
 
 /** No login or no network: every further collection would fail the same way. */

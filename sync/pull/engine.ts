@@ -20,15 +20,20 @@ import { pullClientParticipants } from './collections/client-participants';
 import { pullForms } from './collections/forms';
 import { pullHours } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
-import { pullPersonal } from './collections/personal';
+import { pullEndpointTrainings, pullPersonal } from './collections/personal';
 import { pullSingleton, pullWhole } from './collections/whole';
+import { historyWindows } from './collections/hours';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
-import { setMeta } from './state';
+import { readState, setMeta, writeState } from './state';
 
 export interface SyncSummary {
   ok: boolean;
   profile: SyncOptions['profile'];
   collections: Record<string, CollectionResult>;
+  /** Records set aside as unreadable and items whose request failed, in this sync (see `vorort status --json`). */
+  quarantined: number;
+  /** Areas the account may not read (403) or the organisation has not licensed (423): skipped, not failed. */
+  unavailable: { collection: string; reason: 'forbidden' | 'unlicensed'; message: string }[];
   records: number;
   requests: number;
   seconds: number;
@@ -60,6 +65,7 @@ const SUMMARY_ORDER = [
   'userinfo',
   'orga',
   'personal',
+  'ausbildungen',
   'person_details',
   'kalender',
   'benachrichtigungen',
@@ -96,6 +102,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     results: new Map(),
     writtenRelated: new Map(),
     appliedDigests: new Map(),
+    tallies: new Map(),
   };
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.
@@ -129,6 +136,7 @@ async function pullEverything(ctx: PullContext, stop: AbortController): Promise<
   await runLanes(stop, [
     async () => {
       await pullPersonal(ctx);
+      await pullEndpointTrainings(ctx);
       await pullPersonDetails(ctx);
     },
     async () => {
@@ -205,14 +213,19 @@ async function pullCourseModule(ctx: PullContext) {
   });
   if (ctx.results.get('course_types')?.skipped === 'unlicensed') {
     // The organisation has no course module (423): skip it, without failing the sync.
-    for (const collection of COURSE_MODULE.slice(1))
+    const because = ctx.results.get('course_types')?.skippedBecause;
+    for (const collection of COURSE_MODULE.slice(1)) {
       ctx.results.set(collection, {
         records: 0,
         deleted: 0,
         requests: 0,
         seconds: 0,
         skipped: 'unlicensed',
+        ...(because ? { skippedBecause: because } : {}),
       });
+      const state = readState(ctx.replica.sqlite, collection);
+      writeState(ctx.replica.sqlite, { ...state, unavailable: 'unlicensed', last_error: null });
+    }
     return;
   }
   await pullWhole(ctx, {
@@ -246,11 +259,18 @@ function finish(
     const index = SUMMARY_ORDER.indexOf(name);
     return index === -1 ? SUMMARY_ORDER.length : index;
   };
+  noteUnfinishedScan(ctx);
   const collections = Object.fromEntries([...ctx.results].sort(([a], [b]) => rank(a) - rank(b)));
+  const results = Object.values(collections);
   const summary: SyncSummary = {
-    ok: Object.values(collections).every((r) => !r.error),
+    // Items that failed leave the sync incomplete (exit 1), like a failed collection.
+    ok: results.every((r) => !r.error && !r.failedItems),
     profile: ctx.options.profile,
     collections,
+    quarantined: results.reduce((sum, r) => sum + (r.quarantined ?? 0) + (r.failedItems ?? 0), 0),
+    unavailable: Object.entries(collections).flatMap(([collection, r]) =>
+      r.skipped ? [{ collection, reason: r.skipped, message: r.skippedBecause ?? '' }] : [],
+    ),
     records: Object.values(collections).reduce((sum, r) => sum + r.records, 0),
     requests,
     seconds: (finished - started) / 1000,
@@ -267,6 +287,21 @@ function finish(
   if (summary.ok) setMeta(replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
   refreshQueryPlannerStatistics(replica);
   return summary;
+}
+
+/** A full scan of the hours that did not finish in this sync: say how far it got. */
+function noteUnfinishedScan(ctx: PullContext): void {
+  const result = ctx.results.get('helferstunden');
+  const progress = readState(ctx.replica.sqlite, 'helferstunden').progress;
+  if (!result || progress === null) return;
+  const done = (JSON.parse(progress) as { done?: unknown[] }).done?.length ?? 0;
+  const total = historyWindows(ctx).length;
+  if (done < total)
+    result.remaining = {
+      done,
+      total,
+      what: ctx.options.hoursWindowMonths === 1 ? 'months' : 'windows',
+    };
 }
 
 /**

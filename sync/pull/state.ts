@@ -16,6 +16,7 @@ export function readState(sqlite: BetterSqlite3.Database, collection: string): C
       syncs_since_full_scan: 0,
       unavailable: null,
       last_error: null,
+      progress: null,
     }
   );
 }
@@ -23,11 +24,11 @@ export function readState(sqlite: BetterSqlite3.Database, collection: string): C
 export function writeState(sqlite: BetterSqlite3.Database, state: CollectionState): void {
   sqlite
     .prepare(
-      `INSERT INTO sync_state (collection, watermark, last_success_at, last_full_scan_at, syncs_since_full_scan, unavailable, last_error)
-       VALUES (@collection, @watermark, @last_success_at, @last_full_scan_at, @syncs_since_full_scan, @unavailable, @last_error)
+      `INSERT INTO sync_state (collection, watermark, last_success_at, last_full_scan_at, syncs_since_full_scan, unavailable, last_error, progress)
+       VALUES (@collection, @watermark, @last_success_at, @last_full_scan_at, @syncs_since_full_scan, @unavailable, @last_error, @progress)
        ON CONFLICT (collection) DO UPDATE SET watermark = excluded.watermark, last_success_at = excluded.last_success_at,
          last_full_scan_at = excluded.last_full_scan_at, syncs_since_full_scan = excluded.syncs_since_full_scan,
-         unavailable = excluded.unavailable, last_error = excluded.last_error`,
+         unavailable = excluded.unavailable, last_error = excluded.last_error, progress = excluded.progress`,
     )
     .run(state);
 }

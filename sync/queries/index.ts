@@ -7,6 +7,7 @@ import {
   type QueryResults,
 } from '../contract';
 import type { Replica } from '../db/open';
+import type { SyncStateTable } from '../db/schema';
 import { getCourse, listCourses, listParticipations } from './courses';
 import { hoursSummary, listHours } from './hours';
 import {
@@ -20,7 +21,7 @@ import {
   search,
 } from './misc';
 import { countByStatus, getPerson, listPersonnel } from './personnel';
-import { syncStatus } from './status';
+import { areaStatus, listQuarantine, syncStatus } from './status';
 
 export class InvalidQueryError extends Error {
   override name = 'InvalidQueryError';
@@ -70,6 +71,9 @@ export function createQueryService(replica: Replica): QueryService {
     'forms.list': (args) => listForms(db, args),
     search: (args) => search(db, args),
     'sync.status': () => syncStatus(sqlite),
+    'sync.quarantine': (args) => listQuarantine(sqlite, args),
+    'sync.areas': () =>
+      areaStatus(sqlite.prepare('SELECT * FROM sync_state').all() as SyncStateTable[]),
   };
   return {
     async query(name, args) {

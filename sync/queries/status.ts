@@ -1,5 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SyncStatus } from '../contract';
+import {
+  AREAS,
+  type AreaName,
+  type AreaStatus,
+  type ParsedQueryArgs,
+  type QuarantineItem,
+  type QueryResults,
+  type SyncStatus,
+} from '../contract';
+import type { QuarantineTable } from '../db/schema';
 import type { SyncStateTable } from '../db/schema';
 
 /** Where each of the service's resource types lives in the replica. */
@@ -68,5 +77,117 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
     lastSuccessfulSyncAt: meta.get('last_successful_sync_at') ?? null,
     profile: meta.get('profile') ?? null,
     selfId: meta.get('self_id') ?? null,
+    quarantine: quarantineCounts(sqlite),
+    unavailableAreas: areaStatus(states).filter(
+      (area) => area.state !== 'available' && area.state !== 'never synced',
+    ),
   };
+}
+
+function quarantineCounts(sqlite: BetterSqlite3.Database): SyncStatus['quarantine'] {
+  const rows = sqlite
+    .prepare('SELECT collection, count(*) AS n FROM quarantine GROUP BY collection')
+    .all() as { collection: string; n: number }[];
+  return {
+    total: rows.reduce((sum, r) => sum + r.n, 0),
+    byCollection: Object.fromEntries(rows.map((r) => [r.collection, r.n])),
+  };
+}
+
+export function listQuarantine(
+  sqlite: BetterSqlite3.Database,
+  args: ParsedQueryArgs<'sync.quarantine'>,
+): QueryResults['sync.quarantine'] {
+  const where = args.collection === undefined ? '' : 'WHERE collection = ?';
+  const params = args.collection === undefined ? [] : [args.collection];
+  const total = sqlite
+    .prepare(`SELECT count(*) FROM quarantine ${where}`)
+    .pluck()
+    .get(...params) as number;
+  const rows = sqlite
+    .prepare(
+      `SELECT * FROM quarantine ${where} ORDER BY last_seen_at DESC, collection, id LIMIT ? OFFSET ?`,
+    )
+    .all(...params, args.limit, args.offset) as QuarantineTable[];
+  return { total, items: rows.map(quarantineItem) };
+}
+
+function quarantineItem(row: QuarantineTable): QuarantineItem {
+  return {
+    collection: row.collection,
+    type: row.type,
+    id: row.id,
+    parent: row.parent,
+    kind: row.raw === null ? 'failed' : 'unreadable',
+    reason: row.reason,
+    raw: row.raw === null ? null : parseRaw(row.raw),
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: row.last_seen_at,
+    attempts: row.attempts,
+  };
+}
+
+function parseRaw(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+const AREA_WORDS: Record<AreaName, { de: string; en: string }> = {
+  personnel: { de: 'Personal', en: 'personnel' },
+  organisation: { de: 'Organisation', en: 'the organisation' },
+  calendars: { de: 'Kalender', en: 'calendars' },
+  notifications: { de: 'Benachrichtigungen', en: 'notifications' },
+  hours: { de: 'Helferstunden', en: 'volunteer hours' },
+  taxRates: { de: 'Steuersätze', en: 'tax rates' },
+  courses: { de: 'Kurse', en: 'courses' },
+  forms: { de: 'Formulare', en: 'forms' },
+};
+
+/** Each area's state from its collections' last sync: forbidden (403) and unlicensed (423) are remembered per collection. */
+export function areaStatus(states: readonly SyncStateTable[]): AreaStatus[] {
+  const byCollection = new Map(states.map((s) => [s.collection, s]));
+  return (Object.keys(AREAS) as AreaName[]).map((area) => {
+    const synced: AreaStatus['collections'] = AREAS[area].flatMap((collection) => {
+      const state = byCollection.get(collection);
+      if (!state) return [];
+      const unavailable =
+        state.unavailable === 'forbidden' || state.unavailable === 'unlicensed'
+          ? state.unavailable
+          : ('available' as const);
+      return [{ collection, state: unavailable }];
+    });
+    const kinds = [...new Set(synced.map((c) => c.state))];
+    const [first] = kinds;
+    const state: AreaStatus['state'] =
+      first === undefined
+        ? 'never synced'
+        : kinds.length === 1 || !kinds.includes('available')
+          ? first
+          : 'partial';
+    return { area, state, collections: synced, message: areaMessage(area, state) };
+  });
+}
+
+function areaMessage(area: AreaName, state: AreaStatus['state']): { de: string; en: string } {
+  const words = AREA_WORDS[area];
+  switch (state) {
+    case 'forbidden':
+      return { de: `Keine Berechtigung für ${words.de}`, en: `no right to read ${words.en}` };
+    case 'unlicensed':
+      return area === 'courses'
+        ? { de: 'Kursmodul nicht lizenziert', en: 'course module not licensed' }
+        : { de: `${words.de}: Modul nicht lizenziert`, en: `${words.en}: module not licensed` };
+    case 'partial':
+      return {
+        de: `${words.de}: nur teilweise lesbar`,
+        en: `${words.en}: only partly readable`,
+      };
+    case 'never synced':
+      return { de: `${words.de}: noch nie synchronisiert`, en: `${words.en}: never synced` };
+    default:
+      return { de: `${words.de}: verfügbar`, en: `${words.en}: available` };
+  }
 }

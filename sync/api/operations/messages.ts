@@ -29,7 +29,8 @@ export interface MessagesApi {
   listSteuersaetze(options?: RequestOptions): AsyncGenerator<Page<SteuersatzResource>>;
 }
 
-export function messagesApi(core: ApiCore): MessagesApi {
+/** `versioned`: the base of `/formulare/v1` (ApiClientOptions.versionedPathsAt). */
+export function messagesApi(core: ApiCore, versioned: URL = core.base): MessagesApi {
   return {
     async *listBenachrichtigungen(options) {
       for await (const page of core.list(
@@ -48,7 +49,7 @@ export function messagesApi(core: ApiCore): MessagesApi {
       }
     },
     listFormulare: (typ, id, options) =>
-      core.getJson(buildUrl(core.base, '/formulare/v1/liste', { typ, id }), formularList, options),
+      core.getJson(buildUrl(versioned, '/formulare/v1/liste', { typ, id }), formularList, options),
     listSteuersaetze: (options) => core.list('/steuersaetze', {}, steuersatzResource, options),
   };
 }

@@ -1,12 +1,6 @@
 // Participants of the course clients (companies that book courses), replaced per client.
 import { clientParticipantRow } from '../../db/rows';
-import {
-  forEachLimited,
-  isPeriodicFullRun,
-  PER_ITEM_CONCURRENCY,
-  runCollection,
-  type PullContext,
-} from '../context';
+import { forEachItem, isPeriodicFullRun, runCollection, type PullContext } from '../context';
 import { replaceChildren } from './whole';
 
 /** Participants of each client (they may belong to courses outside the window), replaced per client. */
@@ -19,7 +13,8 @@ export function pullClientParticipants(ctx: PullContext) {
       .all() as string[];
     let records = 0;
     let deleted = 0;
-    await forEachLimited(clientIds, PER_ITEM_CONCURRENCY, async (clientId) => {
+    const client = (id: string) => ({ type: 'client', id });
+    await forEachItem(ctx, 'client_participants', clientIds, client, async (clientId) => {
       const outcome = await replaceChildren(
         ctx,
         {

@@ -17,15 +17,15 @@ import {
 } from '../../db/rows';
 import {
   applyInChunks,
-  forEachLimited,
+  forEachItem,
   guardMassDeletion,
   isGone,
   isPeriodicFullRun,
   missingIds,
-  PER_ITEM_CONCURRENCY,
   runCollection,
   type PullContext,
 } from '../context';
+import { takeAnswer } from '../quarantine';
 import type { SyncOptions } from '../options';
 import { replaceChildren } from './whole';
 
@@ -60,6 +60,18 @@ export function pullCourses(ctx: PullContext) {
     }
     const courses = pages.flatMap((p) => p.data);
     const included = pages.flatMap((p) => p.included);
+    const unreadable = pages.flatMap((p) => p.quarantined);
+    takeAnswer(
+      ctx,
+      'courses',
+      '',
+      {
+        data: courses,
+        quarantined: unreadable,
+        conversions: pages.reduce((sum, p) => sum + p.conversions, 0),
+      },
+      true,
+    );
     const byKey = new Map(included.map((r) => [`${r.type}:${r.id}`, r]));
     const datesOf = (course: ServiceResource) =>
       relatedIds(course, 'dates')
@@ -110,7 +122,9 @@ export function pullCourses(ctx: PullContext) {
         window.from,
       ],
     };
-    const gone = missingIds(ctx, 'courses', new Set(courses.map((c) => c.id)), inWindow);
+    // An unreadable course is still listed: it keeps its row (and its participants).
+    const listed = new Set([...courses, ...unreadable].map((c) => c.id));
+    const gone = missingIds(ctx, 'courses', listed, inWindow);
     const inWindowCount = ctx.replica.sqlite
       .prepare(`SELECT count(*) FROM courses WHERE ${inWindow.where}`)
       .pluck()
@@ -139,21 +153,27 @@ function perCourse(
     let records = 0;
     let deleted = 0;
     let done = 0;
-    await forEachLimited(courseIds, PER_ITEM_CONCURRENCY, async (courseId) => {
-      try {
-        const outcome = await work(courseId, !fullScan);
-        records += outcome.records;
-        deleted += outcome.deleted;
-      } catch (error) {
-        if (!isGone(error)) throw error;
-        // The course was deleted on the service: so is it here, with its participants and fields.
-        deleted += ctx.writer.transaction(() =>
-          ctx.writer.deleteWhereIn('courses', 'id', [courseId]),
-        );
-      }
-      done += 1;
-      ctx.progress({ collection, done, total: courseIds.length });
-    });
+    await forEachItem(
+      ctx,
+      collection,
+      courseIds,
+      (id) => ({ type: 'course', id }),
+      async (courseId) => {
+        try {
+          const outcome = await work(courseId, !fullScan);
+          records += outcome.records;
+          deleted += outcome.deleted;
+        } catch (error) {
+          if (!isGone(error)) throw error;
+          // The course was deleted on the service: so is it here, with its participants and fields.
+          deleted += ctx.writer.transaction(() =>
+            ctx.writer.deleteWhereIn('courses', 'id', [courseId]),
+          );
+        }
+        done += 1;
+        ctx.progress({ collection, done, total: courseIds.length });
+      },
+    );
     return {
       records,
       deleted,

@@ -2,13 +2,7 @@
 // object, and skipped when the list is the one applied last time (outside the periodic full runs).
 import { hash } from 'node:crypto';
 import { format } from 'date-fns';
-import {
-  forEachLimited,
-  isPeriodicFullRun,
-  PER_ITEM_CONCURRENCY,
-  runCollection,
-  type PullContext,
-} from '../context';
+import { forEachItem, isPeriodicFullRun, runCollection, type PullContext } from '../context';
 import { appliedDigests, recordDigest } from './whole';
 
 /** Forms of the own person and of every course that has not ended. */
@@ -25,7 +19,11 @@ export function pullForms(ctx: PullContext) {
       ...courseIds.map((id) => ({ typ: 'k' as const, id })),
     ];
     let records = 0;
-    await forEachLimited(objects, PER_ITEM_CONCURRENCY, async (object) => {
+    const identify = (object: { typ: string; id: string }) => ({
+      type: object.typ === 'u' ? 'user' : 'course',
+      id: object.id,
+    });
+    await forEachItem(ctx, 'formulare', objects, identify, async (object) => {
       const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
       const collection = `formulare:${object.typ}`;
       const digest = hash('sha256', JSON.stringify(forms), 'base64url');

@@ -22,6 +22,7 @@ import {
   watermarkAt,
   type PullContext,
 } from '../context';
+import { takeAnswer } from '../quarantine';
 
 const INCLUDE = ['anlass', 'typ', 'anlass.referenz'] as const;
 const WINDOWS_AHEAD = 6;
@@ -32,65 +33,147 @@ interface HoursQuery {
   changedSince?: string;
 }
 
+/**
+ * A full scan spans several syncs when it must: each window is applied with its progress in one
+ * transaction, so the next sync goes on with the next window instead of starting over.
+ */
+interface ScanProgress {
+  /** `von` of the windows applied so far. */
+  done: string[];
+  /** The service's clock at the scan's first window: the watermark once the scan is complete. */
+  serverDate: string | null;
+  /** The table was empty when the scan began: nothing to find deleted, no ids to remember. */
+  startedEmpty: boolean;
+}
+
 export function pullHours(ctx: PullContext) {
   return runCollection(ctx, 'helferstunden', async (state) => {
-    let fullScan = isFullScan(ctx, state);
+    const resumed = readScanProgress(state.progress);
+    let fullScan = resumed !== null || isFullScan(ctx, state);
     // Assigned inside fetchAndApply; declared wide so TypeScript does not narrow it to null.
     let serverDate = null as Date | null;
-    const seen = new Set<string>();
     let records = 0;
 
     const apply = async (page: Page<ServiceResource>) => {
       serverDate ??= page.serverDate;
+      takeAnswer(ctx, 'helferstunden', '', page, false);
       await applyPage(ctx, page, records);
-      for (const entry of page.data) seen.add(entry.id);
       records += page.data.length;
-    };
-    const fetchAndApply = async (query: HoursQuery) => {
-      for await (const page of fetchHours(ctx, query)) await apply(page);
     };
 
     if (!fullScan && state.watermark) {
-      await fetchAndApply({ von: ctx.options.hoursHistoryStart, changedSince: state.watermark });
+      for await (const page of fetchHours(ctx, {
+        von: ctx.options.hoursHistoryStart,
+        changedSince: state.watermark,
+      }))
+        await apply(page);
       // The service's clock behind our watermark: a restored service. Start over with a full scan.
       if (serverDate && serverDate.getTime() < Date.parse(state.watermark)) {
         fullScan = true;
         serverDate = null;
       }
     }
-    let deleted = 0;
-    if (fullScan) {
-      // Windows are fetched a few ahead (answers whole, in order: the first one's clock is the watermark).
-      const windows = prefetched(historyWindows(ctx), WINDOWS_AHEAD, ctx.signal, (window, signal) =>
-        collectPages(fetchHours(ctx, window, signal)),
-      );
-      const buildIndexes = deferIndexesIfEmpty(ctx.replica.sqlite, 'helferstunden');
-      try {
-        for await (const answer of windows) {
-          await apply({
-            data: answer.data,
-            included: answer.included,
-            serverDate: answer.serverDate,
-            url: '',
-          });
-        }
-      } finally {
-        buildIndexes();
+    if (!fullScan)
+      return { records, deleted: 0, fullScan, watermark: watermarkAt(ctx, serverDate) };
+
+    const scan = resumed ?? startScan(ctx);
+    const windows = historyWindows(ctx);
+    const todo = windows.filter((window) => !scan.done.includes(window.von));
+    // Windows are fetched a few ahead (answers whole, in order).
+    const answers = prefetched(todo, WINDOWS_AHEAD, ctx.signal, (window, signal) =>
+      collectPages(fetchHours(ctx, window, signal)).then((answer) => ({ window, answer })),
+    );
+    const buildIndexes = deferIndexesIfEmpty(ctx.replica.sqlite, 'helferstunden');
+    const remember = ctx.writer.statement(
+      'INSERT OR IGNORE INTO scan_seen (collection, id) VALUES (?, ?)',
+    );
+    try {
+      for await (const { window, answer } of answers) {
+        await apply({ ...answer, url: '' });
+        scan.serverDate ??= answer.serverDate?.toISOString() ?? null;
+        scan.done.push(window.von);
+        ctx.writer.transaction(() => {
+          if (!scan.startedEmpty)
+            for (const entry of [...answer.data, ...answer.quarantined])
+              remember.run('helferstunden', entry.id);
+          saveScanProgress(ctx, scan);
+        });
       }
-      const scope =
-        ctx.options.profile === 'trainer'
-          ? { where: 'user_id = ?', params: [ctx.selfId] }
-          : undefined;
-      const gone = missingIds(ctx, 'helferstunden', seen, scope);
-      const existing = ctx.replica.sqlite
-        .prepare(`SELECT count(*) FROM helferstunden${scope ? ` WHERE ${scope.where}` : ''}`)
-        .pluck()
-        .get(...(scope?.params ?? [])) as number;
-      guardMassDeletion('helferstunden', existing, gone.length);
-      deleted = ctx.writer.transaction(() => ctx.writer.deleteWhereIn('helferstunden', 'id', gone));
+    } finally {
+      buildIndexes();
     }
-    return { records, deleted, fullScan, watermark: watermarkAt(ctx, serverDate) };
+    const deleted = scan.startedEmpty ? 0 : deleteUnseen(ctx);
+    ctx.writer.transaction(() => {
+      ctx.writer.statement("DELETE FROM scan_seen WHERE collection = 'helferstunden'").run();
+      saveScanProgress(ctx, null);
+    });
+    const scanDate = scan.serverDate === null ? null : new Date(scan.serverDate);
+    return { records, deleted, fullScan, watermark: watermarkAt(ctx, scanDate) };
   });
+}
+
+function startScan(ctx: PullContext): ScanProgress {
+  const scope = ownScope(ctx);
+  const existing = ctx.replica.sqlite
+    .prepare(`SELECT count(*) FROM helferstunden${scope ? ` WHERE ${scope.where}` : ''}`)
+    .pluck()
+    .get(...(scope?.params ?? [])) as number;
+  ctx.writer.transaction(() =>
+    ctx.writer.statement("DELETE FROM scan_seen WHERE collection = 'helferstunden'").run(),
+  );
+  return { done: [], serverDate: null, startedEmpty: existing === 0 };
+}
+
+/** After the last window: what the scan did not see is gone from the service (guarded, rule 9). */
+function deleteUnseen(ctx: PullContext): number {
+  const scope = ownScope(ctx);
+  const seen = new Set(
+    ctx.writer
+      .statement("SELECT id FROM scan_seen WHERE collection = 'helferstunden'")
+      .pluck()
+      .all() as string[],
+  );
+  const gone = missingIds(ctx, 'helferstunden', seen, scope);
+  const existing = ctx.replica.sqlite
+    .prepare(`SELECT count(*) FROM helferstunden${scope ? ` WHERE ${scope.where}` : ''}`)
+    .pluck()
+    .get(...(scope?.params ?? [])) as number;
+  guardMassDeletion('helferstunden', existing, gone.length);
+  return ctx.writer.transaction(() => ctx.writer.deleteWhereIn('helferstunden', 'id', gone));
+}
+
+/** A trainer replicates only the own hours: deletions are found among those. */
+function ownScope(ctx: PullContext) {
+  return ctx.options.profile === 'trainer'
+    ? { where: 'user_id = ?', params: [ctx.selfId] }
+    : undefined;
+}
+
+function readScanProgress(progress: string | null): ScanProgress | null {
+  if (progress === null) return null;
+  try {
+    const parsed = JSON.parse(progress) as Partial<ScanProgress>;
+    if (!Array.isArray(parsed.done)) return null;
+    return {
+      done: parsed.done.filter((von): von is string => typeof von === 'string'),
+      serverDate: typeof parsed.serverDate === 'string' ? parsed.serverDate : null,
+      startedEmpty: parsed.startedEmpty === true,
+    };
+  } catch {
+    return null; // unreadable progress: the scan starts over, which is always safe
+  }
+}
+
+function saveScanProgress(ctx: PullContext, scan: ScanProgress | null): void {
+  ctx.writer
+    .statement('UPDATE sync_state SET progress = ? WHERE collection = ?')
+    .run(scan === null ? null : JSON.stringify(scan), 'helferstunden');
+  ctx.writer
+    .statement(
+      `INSERT INTO sync_state (collection, progress) SELECT ?, ?
+       WHERE NOT EXISTS (SELECT 1 FROM sync_state WHERE collection = ?)`,
+    )
+    .run('helferstunden', scan === null ? null : JSON.stringify(scan), 'helferstunden');
 }
 
 function fetchHours(

@@ -5,14 +5,15 @@
 import { ehrungRow, ueberpruefungRow, type ServiceResource } from '../../db/rows';
 import { collectPages } from '../../api';
 import {
-  forEachLimited,
+  forEachItem,
   isGone,
   isPeriodicFullRun,
-  PER_ITEM_CONCURRENCY,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
+import { takeAnswer } from '../quarantine';
+import { remainingPeople } from './personal';
 import { replaceChildren, replaceRows } from './whole';
 
 export function pullPersonDetails(ctx: PullContext) {
@@ -24,32 +25,39 @@ export function pullPersonDetails(ctx: PullContext) {
     let done = 0;
     let records = 0;
     let deleted = 0;
-    const watermarks: [string, string][] = [];
-    await forEachLimited(people, PER_ITEM_CONCURRENCY, async (person) => {
-      try {
-        const [checks, honours] = await Promise.all([
-          refreshChecks(ctx, person.id, fullScan ? null : person.details_watermark),
-          refreshHonours(ctx, person.id, !fullScan),
-        ]);
-        deleted += checks.deleted + honours.deleted;
-        records += checks.records + honours.records;
-        if (checks.watermark) watermarks.push([checks.watermark, person.id]);
-      } catch (error) {
-        if (!isGone(error)) throw error;
-        // The person was deleted on the service: so are they here (their details cascade).
-        deleted += ctx.writer.transaction(() =>
-          ctx.writer.deleteWhereIn('users', 'id', [person.id]),
-        );
-      }
-      done += 1;
-      ctx.progress({ collection: 'person_details', done, total: people.length });
-    });
-    // All watermarks in one transaction; after a failure the people fetched before it are simply fetched again.
-    const setWatermark = ctx.replica.sqlite.prepare(
+    const setWatermark = ctx.writer.statement(
       'UPDATE users SET details_watermark = ? WHERE id = ?',
     );
-    ctx.writer.transaction(() => watermarks.forEach((entry) => setWatermark.run(...entry)));
-    return { records, deleted, fullScan };
+    await forEachItem(
+      ctx,
+      'person_details',
+      people,
+      (person) => ({ type: 'user', id: person.id }),
+      async (person) => {
+        try {
+          const [checks, honours] = await Promise.all([
+            refreshChecks(ctx, person.id, fullScan ? null : person.details_watermark),
+            refreshHonours(ctx, person.id, !fullScan),
+          ]);
+          deleted += checks.deleted + honours.deleted;
+          records += checks.records + honours.records;
+          // Progress per person: a later failure does not send this person's requests again.
+          if (checks.watermark)
+            ctx.writer.transaction(() => setWatermark.run(checks.watermark, person.id));
+        } catch (error) {
+          if (!isGone(error)) throw error;
+          // The person was deleted on the service: so are they here (their details cascade).
+          deleted += ctx.writer.transaction(() =>
+            ctx.writer.deleteWhereIn('users', 'id', [person.id]),
+          );
+        }
+        done += 1;
+        ctx.progress({ collection: 'person_details', done, total: people.length });
+      },
+    );
+    const remaining =
+      ctx.options.profile === 'office' ? remainingPeople(ctx, 'details_watermark') : undefined;
+    return { records, deleted, fullScan, remaining };
   });
 }
 
@@ -83,6 +91,7 @@ async function refreshChecks(ctx: PullContext, userId: string, watermark: string
       signal: ctx.signal,
     }),
   );
+  takeAnswer(ctx, 'ueberpruefungen', userId, checks, watermark === null);
   const toRow = (c: ServiceResource, syncedAt: string) => ueberpruefungRow(c, userId, syncedAt);
   let deleted = 0;
   if (watermark) {
@@ -104,11 +113,16 @@ async function refreshChecks(ctx: PullContext, userId: string, watermark: string
         toRow,
         scope: { where: 'user_id = ?', params: [userId] },
       },
-      checks.data,
-      [],
+      checks,
     );
   }
-  return { records: checks.data.length, deleted, watermark: watermarkAt(ctx, checks.serverDate) };
+  // An unreadable check keeps the person's watermark, so the next sync asks for it again.
+  const held = checks.quarantined.length > 0;
+  return {
+    records: checks.data.length,
+    deleted,
+    watermark: held ? undefined : watermarkAt(ctx, checks.serverDate),
+  };
 }
 
 /** Honours have no change filter: the whole list, skipped when the answer is the one applied last time. */

@@ -1,9 +1,11 @@
 // Small collections are fetched whole and replaced: what the service no longer lists is removed.
-import { collectPages, type Page, type RequestOptions } from '../../api';
+import { collectPages, type Page, type QuarantinedRecord, type RequestOptions } from '../../api';
+import { referencedIds } from '../../db/references';
 import type { ServiceResource } from '../../db/rows';
 import type { TableName } from '../../db/schema';
 import type { RowValues } from '../../db/writer';
 import { runCollection, upsertChunked, type PullContext } from '../context';
+import { takeAnswer } from '../quarantine';
 
 export interface WholeCollection {
   collection: string;
@@ -18,16 +20,20 @@ export interface WholeCollection {
   scope?: { where: string; params: unknown[] };
 }
 
+/** An answer to replace a table's rows with: what was read, and what was listed but could not be read. */
+export interface Answer {
+  data: readonly ServiceResource[];
+  included: readonly ServiceResource[];
+  quarantined: readonly QuarantinedRecord[];
+  conversions: number;
+}
+
 export function pullWhole(ctx: PullContext, spec: WholeCollection) {
   return runCollection(ctx, spec.collection, async () => {
-    const data: ServiceResource[] = [];
-    const included: ServiceResource[] = [];
-    for await (const page of spec.fetch(ctx.signal)) {
-      data.push(...page.data);
-      included.push(...page.included);
-    }
-    const deleted = await replaceRows(ctx, spec, data, included);
-    return { records: data.length, deleted, fullScan: true };
+    const answer = await collectPages(spec.fetch(ctx.signal));
+    takeAnswer(ctx, spec.collection, '', answer, true);
+    const deleted = await replaceRows(ctx, spec, answer);
+    return { records: answer.data.length, deleted, fullScan: true };
   });
 }
 
@@ -40,11 +46,11 @@ export function pullWhole(ctx: PullContext, spec: WholeCollection) {
 export async function replaceRows(
   ctx: PullContext,
   spec: Pick<WholeCollection, 'collection' | 'table' | 'toRow' | 'included' | 'scope'>,
-  data: readonly ServiceResource[],
-  included: readonly ServiceResource[],
+  answer: Pick<Answer, 'data' | 'included' | 'quarantined'>,
   /** Runs in the transaction that completes the replacement (e.g. to record the answer's digest). */
   onComplete?: () => void,
 ): Promise<number> {
+  const { data, included } = answer;
   const includedRows = Object.entries(spec.included ?? {}).flatMap(([type, target]) =>
     target
       ? [
@@ -62,8 +68,13 @@ export async function replaceRows(
   const rows = data
     .map((r) => spec.toRow(r, ctx.syncedAt))
     .filter((row) => existing.get(String(row.id)) !== row.base);
-  const listed = new Set(data.map((r) => r.id));
-  const gone = [...existing.keys()].filter((id) => !listed.has(id));
+  // Listed but unreadable records are still there: their rows stay as they were (rule 14). Rows
+  // that other rows point at stay too: a list may omit what it does not offer any more (the UVTs
+  // outside the favourites), and a dangling reference would lose data on every screen.
+  const listed = new Set([...data.map((r) => r.id), ...answer.quarantined.map((r) => r.id)]);
+  const candidates = [...existing.keys()].filter((id) => !listed.has(id));
+  const referenced = candidates.length ? referencedIds(ctx.replica.sqlite, spec.table) : undefined;
+  const gone = candidates.filter((id) => !referenced?.has(id));
   const complete = () => {
     const deleted = ctx.writer.deleteWhereIn(spec.table, 'id', gone);
     onComplete?.();
@@ -144,16 +155,14 @@ export async function replaceChildren(
     fetch(known === undefined ? { withDigest: true } : { withDigest: true, knownDigest: known }),
   );
   if (answer.unchanged) return { records: 0, deleted: 0 };
+  takeAnswer(ctx, spec.collection, spec.parent.id, answer, true);
   const { digest } = answer;
-  const deleted = await replaceRows(
-    ctx,
-    { ...spec, scope },
-    answer.data,
-    answer.included,
-    digest === undefined || digest === known
-      ? undefined
-      : () => recordDigest(ctx, key, digest, answer.data.length),
-  );
+  // An answer with an unreadable record is never skipped as known: the record is tried again.
+  const remember =
+    digest !== undefined && digest !== known && answer.quarantined.length === 0
+      ? () => recordDigest(ctx, key, digest, answer.data.length)
+      : undefined;
+  const deleted = await replaceRows(ctx, { ...spec, scope }, answer, remember);
   return { records: answer.data.length, deleted };
 }
 

@@ -1,0 +1,150 @@
+// What a sync could not apply (DESIGN rule 14): records the service sent that could not be read,
+// and per-item requests that failed for good. Both are kept in the replica's quarantine table with
+// the reason, reported in the summary, and tried again on the next sync; a record that reads
+// cleanly again, or that its complete scope no longer lists, leaves the quarantine.
+import type { QuarantinedRecord } from '../api';
+import type { PullContext } from './context';
+
+/**
+ * An incremental collection holds its watermark while it has a record in quarantine, so the next
+ * sync asks for that record again; after this many attempts the watermark moves on and the
+ * record waits for the collection's periodic full scan.
+ */
+export const WATERMARK_HOLD_ATTEMPTS = 5;
+
+/** What one collection met in this sync. */
+export interface ReadTally {
+  /** Records quarantined (unreadable) in this sync. */
+  quarantined: number;
+  /** Items whose request failed for good in this sync (the loop went on). */
+  failedItems: number;
+  /** Attribute values the tolerant reader converted or dropped. */
+  conversions: number;
+  /** A quarantined record asks for the watermark to stay where it was. */
+  holdWatermark: boolean;
+}
+
+export function tallyOf(ctx: PullContext, collection: string): ReadTally {
+  let tally = ctx.tallies.get(collection);
+  if (!tally) {
+    tally = { quarantined: 0, failedItems: 0, conversions: 0, holdWatermark: false };
+    ctx.tallies.set(collection, tally);
+  }
+  return tally;
+}
+
+/** An answer as the reader left it: what could be read, what could not, and how much was converted. */
+export interface ReadAnswer {
+  data: readonly { id: string }[];
+  quarantined: readonly QuarantinedRecord[];
+  conversions: number;
+}
+
+/**
+ * Files an answer's quarantined records under `collection` and `parent` ('' for a whole
+ * collection), and releases the records it read cleanly. `complete`: the answer lists the whole
+ * scope, so an entry of that scope that it no longer mentions is gone from the service too.
+ */
+export function takeAnswer(
+  ctx: PullContext,
+  collection: string,
+  parent: string,
+  answer: ReadAnswer,
+  complete: boolean,
+): void {
+  const tally = tallyOf(ctx, collection);
+  tally.conversions += answer.conversions;
+  tally.quarantined += answer.quarantined.length;
+  const { writer } = ctx;
+  const now = new Date().toISOString();
+  writer.transaction(() => {
+    for (const record of answer.quarantined) {
+      const attempts = writer
+        .statement(
+          `INSERT INTO quarantine (collection, type, id, parent, reason, raw, url, first_seen_at, last_seen_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (collection, type, id) DO UPDATE SET parent = excluded.parent,
+             reason = excluded.reason, raw = excluded.raw, url = excluded.url,
+             last_seen_at = excluded.last_seen_at, attempts = attempts + 1
+           RETURNING attempts`,
+        )
+        .pluck()
+        .get(
+          collection,
+          record.type,
+          record.id,
+          parent,
+          record.reason,
+          record.raw,
+          record.url,
+          now,
+          now,
+        ) as number;
+      if (attempts < WATERMARK_HOLD_ATTEMPTS) tally.holdWatermark = true;
+    }
+    if (complete) {
+      const keep = new Set(answer.quarantined.map((r) => r.id));
+      const filed = writer
+        .statement(
+          'SELECT id FROM quarantine WHERE collection = ? AND parent = ? AND raw IS NOT NULL',
+        )
+        .pluck()
+        .all(collection, parent) as string[];
+      release(
+        ctx,
+        collection,
+        filed.filter((id) => !keep.has(id)),
+      );
+    } else if (answer.data.length > 0 && hasQuarantine(ctx, collection)) {
+      release(
+        ctx,
+        collection,
+        answer.data.map((r) => r.id),
+      );
+    }
+  });
+}
+
+/** A per-item request that failed for good: recorded, and the item is tried again next sync. */
+export function recordItemFailure(
+  ctx: PullContext,
+  collection: string,
+  item: { type: string; id: string; parent?: string },
+  error: unknown,
+): void {
+  tallyOf(ctx, collection).failedItems += 1;
+  const now = new Date().toISOString();
+  const reason = error instanceof Error ? error.message : String(error);
+  ctx.writer.transaction(() =>
+    ctx.writer
+      .statement(
+        `INSERT INTO quarantine (collection, type, id, parent, reason, raw, url, first_seen_at, last_seen_at)
+         VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)
+         ON CONFLICT (collection, type, id) DO UPDATE SET reason = excluded.reason,
+           last_seen_at = excluded.last_seen_at, attempts = attempts + 1`,
+      )
+      .run(collection, item.type, item.id, item.parent ?? '', reason, now, now),
+  );
+}
+
+/** The item's request succeeded: a failure recorded for it earlier is over. */
+export function clearItemFailure(ctx: PullContext, collection: string, id: string): void {
+  if (!hasQuarantine(ctx, collection)) return;
+  ctx.writer
+    .statement('DELETE FROM quarantine WHERE collection = ? AND id = ? AND raw IS NULL')
+    .run(collection, id);
+}
+
+function release(ctx: PullContext, collection: string, ids: readonly string[]): void {
+  const remove = ctx.writer.statement('DELETE FROM quarantine WHERE collection = ? AND id = ?');
+  for (const id of ids) remove.run(collection, id);
+}
+
+/** Cheap guard so that the common case (nothing in quarantine) costs one indexed look-up. */
+function hasQuarantine(ctx: PullContext, collection: string): boolean {
+  return (
+    ctx.writer
+      .statement('SELECT 1 FROM quarantine WHERE collection = ? LIMIT 1')
+      .get(collection) !== undefined
+  );
+}
