@@ -54,7 +54,10 @@ export interface DanglingReference extends Reference {
   count: number;
 }
 
-/** Every reference of the replica that points at a row it does not hold, for the given profile. */
+/**
+ * Every reference of the replica that points at a row it does not hold, for the given profile.
+ * A record in quarantine counts as held: the service has it, the client could not read it yet.
+ */
 export function danglingReferences(
   sqlite: BetterSqlite3.Database,
   profile: 'office' | 'trainer',
@@ -66,7 +69,8 @@ export function danglingReferences(
       .prepare(
         `SELECT DISTINCT r.${reference.column} FROM ${reference.table} r
          WHERE r.${reference.column} IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM ${reference.target} t WHERE t.id = r.${reference.column})`,
+           AND NOT EXISTS (SELECT 1 FROM ${reference.target} t WHERE t.id = r.${reference.column})
+           AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.id = r.${reference.column})`,
       )
       .pluck()
       .all() as string[];

@@ -213,19 +213,7 @@ async function pullCourseModule(ctx: PullContext) {
   });
   if (ctx.results.get('course_types')?.skipped === 'unlicensed') {
     // The organisation has no course module (423): skip it, without failing the sync.
-    const because = ctx.results.get('course_types')?.skippedBecause;
-    for (const collection of COURSE_MODULE.slice(1)) {
-      ctx.results.set(collection, {
-        records: 0,
-        deleted: 0,
-        requests: 0,
-        seconds: 0,
-        skipped: 'unlicensed',
-        ...(because ? { skippedBecause: because } : {}),
-      });
-      const state = readState(ctx.replica.sqlite, collection);
-      writeState(ctx.replica.sqlite, { ...state, unavailable: 'unlicensed', last_error: null });
-    }
+    skipDependents(ctx, 'course_types', COURSE_MODULE.slice(1));
     return;
   }
   await pullWhole(ctx, {
@@ -242,10 +230,36 @@ async function pullCourseModule(ctx: PullContext) {
       toRow: clientRow,
     });
   await pullCourses(ctx);
-  await pullParticipations(ctx);
-  await pullCustomfields(ctx);
-  if (office) await pullClientParticipants(ctx);
+  // Without the courses, their participants and fields cannot be asked for: the same reason holds.
+  if (!skipDependents(ctx, 'courses', ['participations', 'customfields'])) {
+    await pullParticipations(ctx);
+    await pullCustomfields(ctx);
+  }
+  if (office && !skipDependents(ctx, 'clients', ['client_participants']))
+    await pullClientParticipants(ctx);
   await pullForms(ctx);
+}
+
+/**
+ * When `parent` was skipped (403 or 423), records the same for the collections that depend on it,
+ * in the summary and in their sync state (so the areas say why), and answers true.
+ */
+function skipDependents(ctx: PullContext, parent: string, dependents: readonly string[]): boolean {
+  const result = ctx.results.get(parent);
+  if (!result?.skipped) return false;
+  for (const collection of dependents) {
+    ctx.results.set(collection, {
+      records: 0,
+      deleted: 0,
+      requests: 0,
+      seconds: 0,
+      skipped: result.skipped,
+      ...(result.skippedBecause ? { skippedBecause: result.skippedBecause } : {}),
+    });
+    const state = readState(ctx.replica.sqlite, collection);
+    writeState(ctx.replica.sqlite, { ...state, unavailable: result.skipped, last_error: null });
+  }
+  return true;
 }
 
 function finish(

@@ -110,7 +110,7 @@ export async function officeExpectation(
  * What a value means, as the tolerant reader keeps it (DESIGN rule 14): null, "", zero dates,
  * empty lists and empty objects are no value and left out, at any depth.
  */
-function meaning(value: unknown): unknown {
+export function meaning(value: unknown): unknown {
   if (
     value === null ||
     value === '' ||

@@ -1,0 +1,96 @@
+// A replica's content as plain data, for comparing two replicas table by table (the same service
+// read through different shapes or through faults must give the same replica), and the check
+// that no reference of the replica dangles.
+import type BetterSqlite3 from 'better-sqlite3';
+import { expect } from 'vitest';
+import { danglingReferences } from '../../sync/db/references';
+
+/** Bookkeeping, not data: when and how a row was fetched differs between two syncs of the same data. */
+const BOOKKEEPING_TABLES = new Set([
+  'sync_state',
+  'replica_meta',
+  'answer_digests',
+  'quarantine',
+  'scan_seen',
+]);
+const BOOKKEEPING_COLUMNS = new Set([
+  'synced_at',
+  'details_watermark',
+  'trainings_watermark',
+  'trainings_from_endpoint',
+]);
+
+export interface SnapshotOptions {
+  /**
+   * Compare `base` too. Off where the shapes differ on purpose: the base keeps attributes the
+   * client does not know, which one shape has and the other has not.
+   */
+  withBase?: boolean;
+  /** Leave these tables out (e.g. singletons that hold a token-dependent user-info). */
+  skipTables?: readonly string[];
+  /** The service's origin, written as ORIGIN: two sandboxes with the same data differ by their port. */
+  origin?: string;
+}
+
+/** Every data table's rows (bookkeeping columns left out), sorted, keyed by table name. */
+export function snapshotReplica(
+  sqlite: BetterSqlite3.Database,
+  options: SnapshotOptions = {},
+): Record<string, string[]> {
+  const tables = sqlite
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  const snapshot: Record<string, string[]> = {};
+  for (const table of tables.sort()) {
+    if (BOOKKEEPING_TABLES.has(table) || options.skipTables?.includes(table)) continue;
+    const rows = sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+    snapshot[table] = rows
+      .map((row) => {
+        const text = JSON.stringify(
+          Object.fromEntries(
+            Object.entries(row).filter(
+              ([column]) =>
+                !BOOKKEEPING_COLUMNS.has(column) && (options.withBase || column !== 'base'),
+            ),
+          ),
+        );
+        return options.origin ? text.replaceAll(options.origin, 'ORIGIN') : text;
+      })
+      .sort();
+  }
+  return snapshot;
+}
+
+/** Tables whose rows differ, with a few rows of each side, for a readable failure. */
+export function snapshotDifferences(
+  actual: Record<string, string[]>,
+  expected: Record<string, string[]>,
+): Record<string, { rows: [number, number]; onlyActual: string[]; onlyExpected: string[] }> {
+  const differences: ReturnType<typeof snapshotDifferences> = {};
+  for (const table of new Set([...Object.keys(actual), ...Object.keys(expected)])) {
+    const a = new Set(actual[table] ?? []);
+    const e = new Set(expected[table] ?? []);
+    const onlyActual = [...a].filter((row) => !e.has(row));
+    const onlyExpected = [...e].filter((row) => !a.has(row));
+    if (onlyActual.length || onlyExpected.length)
+      differences[table] = {
+        rows: [a.size, e.size],
+        onlyActual: onlyActual.slice(0, 3),
+        onlyExpected: onlyExpected.slice(0, 3),
+      };
+  }
+  return differences;
+}
+
+/** Fails naming every reference of the replica that points at a row it does not hold. */
+export function expectNoDanglingReferences(
+  sqlite: BetterSqlite3.Database,
+  profile: 'office' | 'trainer',
+): void {
+  expect(
+    danglingReferences(sqlite, profile).map(
+      (d) => `${d.table}.${d.column} → ${d.target}: ${d.count} (${d.missing.join(', ')})`,
+    ),
+  ).toEqual([]);
+}

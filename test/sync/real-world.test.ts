@@ -1,0 +1,278 @@
+// The client against the shapes and faults of the real service (DESIGN rule 14): answers shaped
+// as public clients of the real service record them give the same replica as our uniform
+// sandbox; an unreadable record costs only itself; a missing right is said per area; and a sync
+// converges through a heavy fault mix. Real HTTP against the sandbox, real SQLite files.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROLE_SCOPES } from '../../sandbox/auth/index';
+import { startSandbox, type SandboxOptions } from '../../sandbox/server';
+import { createApiClient, staticToken } from '../../sync/api';
+import { openReplica, type Replica } from '../../sync/db/open';
+import { runSync, type SyncSummary } from '../../sync/pull/engine';
+import type { SyncOptions } from '../../sync/pull/options';
+import { createQueryService } from '../../sync/queries';
+import {
+  expectNoDanglingReferences,
+  snapshotDifferences,
+  snapshotReplica,
+  type SnapshotOptions,
+} from '../support/replica-snapshot';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+type Profile = 'office' | 'trainer';
+
+const dirs: string[] = [];
+function tempFile(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vorort-real-'));
+  dirs.push(dir);
+  return join(dir, name);
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function userOf(sandbox: Sandbox, role: Profile) {
+  const user = sandbox.users.find((u) => u.role === role);
+  if (!user) throw new Error(`no ${role} user`);
+  return user;
+}
+
+async function syncOnce(
+  sandbox: Sandbox,
+  replica: Replica,
+  profile: Profile,
+  options: Partial<SyncOptions> = {},
+  token = userOf(sandbox, profile).accessToken,
+): Promise<SyncSummary> {
+  const api = createApiClient({
+    baseUrl: sandbox.baseUrl,
+    tokens: staticToken(token),
+    backoff: { baseMs: 20, maxMs: 200 },
+  });
+  const summary = await runSync({ api, replica, options: { profile, ...options } });
+  // Every sync, whatever it met, leaves no reference dangling.
+  expectNoDanglingReferences(replica.sqlite, profile);
+  return summary;
+}
+
+/** A replica synced (with everyone's details) from a sandbox started with `options`. */
+async function syncedReplica(
+  options: SandboxOptions,
+  profile: Profile,
+  name: string,
+): Promise<{ replica: Replica; summary: SyncSummary; origin: string }> {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  try {
+    const replica = openReplica(tempFile(name));
+    const summary = await syncOnce(sandbox, replica, profile, { full: true });
+    return { replica, summary, origin: sandbox.origin };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function expectSameReplica(
+  actual: { replica: Replica; origin: string },
+  expected: { replica: Replica; origin: string },
+  options: SnapshotOptions = {},
+) {
+  const differences = snapshotDifferences(
+    snapshotReplica(actual.replica.sqlite, { ...options, origin: actual.origin }),
+    snapshotReplica(expected.replica.sqlite, { ...options, origin: expected.origin }),
+  );
+  expect(differences).toEqual({});
+}
+
+const quarantined = (replica: Replica) =>
+  replica.sqlite.prepare('SELECT * FROM quarantine').all() as { id: string; reason: string }[];
+
+describe.each([{ seed: 3 }, { seed: 17 }])('the real service shapes, seed $seed', ({ seed }) => {
+  it.each<Profile>(['office', 'trainer'])(
+    '%s: give the same replica as the uniform shapes, with nothing quarantined',
+    async (profile) => {
+      const uniform = await syncedReplica({ scale: 'small', seed }, profile, 'uniform.sqlite');
+      const real = await syncedReplica(
+        { scale: 'small', seed, shapes: 'real' },
+        profile,
+        'real.sqlite',
+      );
+      try {
+        expect(real.summary.ok, JSON.stringify(real.summary.collections)).toBe(true);
+        expect(real.summary.quarantined).toBe(0);
+        expect(quarantined(real.replica)).toEqual([]);
+        // The real shapes really were different: the reader converted values on the way.
+        const conversions = Object.values(real.summary.collections).reduce(
+          (sum, r) => sum + (r.conversions ?? 0),
+          0,
+        );
+        expect(conversions).toBeGreaterThan(0);
+        const count = (table: string) =>
+          real.replica.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+        for (const table of ['users', 'qualifikationen', 'helferstunden', 'courses'])
+          expect(count(table), table).toBeGreaterThan(0);
+        if (profile === 'office') {
+          for (const table of ['ausbildungen', 'ueberpruefungen', 'ehrungen', 'participations'])
+            expect(count(table), table).toBeGreaterThan(0);
+          // Some people came without embedded trainings: those were fetched from their endpoint.
+          expect(real.summary.collections.ausbildungen?.requests ?? 0).toBeGreaterThan(0);
+        }
+        // The bases differ by the attributes the client does not know (kept raw); every column does not.
+        expectSameReplica(real, uniform, { skipTables: ['singletons'] });
+      } finally {
+        await uniform.replica.close();
+        await real.replica.close();
+      }
+    },
+  );
+});
+
+describe('one unreadable record', () => {
+  it('costs only itself: the rest is applied, it is quarantined, reported, and retried', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 4 });
+    const replica = openReplica(tempFile('quarantine.sqlite'));
+    try {
+      const people = sandbox.store.all('user');
+      expect(people.length).toBeGreaterThanOrEqual(1000);
+      const broken = people[Math.floor(people.length / 2)]!;
+      sandbox.breakRecord('user', broken.id);
+      const hours = sandbox.store.all('helferstunden');
+      const brokenHour = hours[7]!;
+      sandbox.breakRecord('helferstunden', brokenHour.id, 'von-object');
+
+      const first = await syncOnce(sandbox, replica, 'office');
+      expect(first.collections.personal?.records).toBe(people.length - 1);
+      expect(first.collections.personal?.quarantined).toBe(1);
+      expect(first.collections.helferstunden?.quarantined).toBe(1);
+      expect(first.quarantined).toBe(2);
+      const has = (table: string, id: string) =>
+        replica.sqlite.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== undefined;
+      expect(has('users', broken.id)).toBe(false);
+      expect(has('helferstunden', brokenHour.id)).toBe(false);
+      expect(replica.sqlite.prepare('SELECT count(*) FROM users').pluck().get()).toBe(
+        people.length - 1,
+      );
+
+      // Reported in the status and through the contract's query, with the raw record and the reason.
+      const queries = createQueryService(replica);
+      const status = await queries.query('sync.status', {});
+      expect(status.quarantine).toEqual({
+        total: 2,
+        byCollection: { personal: 1, helferstunden: 1 },
+      });
+      const listed = await queries.query('sync.quarantine', {});
+      expect(listed.items.map((q) => [q.collection, q.id, q.kind])).toEqual(
+        expect.arrayContaining([
+          ['personal', broken.id, 'unreadable'],
+          ['helferstunden', brokenHour.id, 'unreadable'],
+        ]),
+      );
+      expect(listed.items.find((q) => q.id === broken.id)?.reason).toMatch(/attributes/);
+
+      // Still broken: tried again (the incremental pull holds its watermark), still quarantined, nothing lost.
+      const second = await syncOnce(sandbox, replica, 'office');
+      expect(second.collections.personal?.quarantined).toBe(1);
+      expect(quarantined(replica)).toHaveLength(2);
+      const attempts = replica.sqlite
+        .prepare('SELECT attempts FROM quarantine WHERE id = ?')
+        .pluck()
+        .get(broken.id);
+      expect(attempts).toBe(2);
+
+      // Readable again: the next sync applies it and the quarantine is empty.
+      sandbox.repairRecord('user', broken.id);
+      sandbox.repairRecord('helferstunden', brokenHour.id);
+      const third = await syncOnce(sandbox, replica, 'office');
+      expect(third.ok).toBe(true);
+      expect(third.quarantined).toBe(0);
+      expect(has('users', broken.id)).toBe(true);
+      expect(has('helferstunden', brokenHour.id)).toBe(true);
+      expect(quarantined(replica)).toEqual([]);
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('a token without a right', () => {
+  it('reports the missing right per area; the rest is applied and the sync is ok', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 6 });
+    const replica = openReplica(tempFile('scopes.sqlite'));
+    try {
+      const office = userOf(sandbox, 'office');
+      const withoutCourses = ROLE_SCOPES.office.filter(
+        (scope) => !/^(courses|participations|customfields|clients|uvts):/.test(scope),
+      );
+      const token = sandbox.auth.issueAccessToken(office.id, { scope: withoutCourses.join(' ') });
+      const summary = await syncOnce(sandbox, replica, 'office', {}, token);
+      expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
+      expect(summary.unavailable.map((u) => [u.collection, u.reason])).toEqual(
+        expect.arrayContaining([
+          ['course_types', 'forbidden'],
+          ['courses', 'forbidden'],
+        ]),
+      );
+      expect(summary.collections.personal?.records).toBeGreaterThan(0);
+      expect(summary.collections.helferstunden?.records).toBeGreaterThan(0);
+      const areas = await createQueryService(replica).query('sync.areas', {});
+      const courses = areas.find((a) => a.area === 'courses');
+      expect(courses?.state).toBe('forbidden');
+      expect(courses?.message).toEqual({
+        de: 'Keine Berechtigung für Kurse',
+        en: 'no right to read courses',
+      });
+      expect(areas.find((a) => a.area === 'personnel')?.state).toBe('available');
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('through faults', () => {
+  const FAULTS = 'error=0.2,lost=0.1,slow=0.05,malformed=0.05';
+  it.each([
+    { profile: 'office' as const, within: 5 },
+    { profile: 'trainer' as const, within: 3 },
+  ])(
+    'the $profile replica equals the clean one within $within syncs, and a no-change sync loses no row',
+    async ({ profile, within }) => {
+      const clean = await syncedReplica({ scale: 'medium', seed: 9 }, profile, 'clean.sqlite');
+      const sandbox = await startSandbox({
+        port: 0,
+        scale: 'medium',
+        seed: 9,
+        faults: FAULTS,
+        // The fault mix as given, with slow answers shortened so the test stays quick.
+        slowMs: 100,
+      });
+      const replica = openReplica(tempFile('faulty.sqlite'));
+      try {
+        const expected = snapshotReplica(clean.replica.sqlite, {
+          withBase: true,
+          origin: clean.origin,
+        });
+        const snapshot = () =>
+          snapshotReplica(replica.sqlite, { withBase: true, origin: sandbox.origin });
+        let syncs = 0;
+        let differences: ReturnType<typeof snapshotDifferences> = { start: {} as never };
+        while (syncs < within && Object.keys(differences).length > 0) {
+          syncs += 1;
+          await syncOnce(sandbox, replica, profile);
+          differences = snapshotDifferences(snapshot(), expected);
+        }
+        console.log(`${profile}: equal to the clean replica after ${syncs} syncs`);
+        expect(Object.keys(differences)).toEqual([]);
+        // A sync with no change on the service (faults still on) loses no row of any table.
+        await syncOnce(sandbox, replica, profile);
+        expect(snapshotDifferences(snapshot(), expected)).toEqual({});
+      } finally {
+        await replica.close();
+        await clean.replica.close();
+        await sandbox.close();
+      }
+    },
+  );
+});
