@@ -276,3 +276,30 @@ describe('through faults', () => {
     },
   );
 });
+
+describe('reference data', () => {
+  it('stays whole: UVTs that /uvts no longer lists (only the favourites) stay while referenced', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 12 });
+    const replica = openReplica(tempFile('uvts.sqlite'));
+    try {
+      const uvts = () => replica.sqlite.prepare('SELECT count(*) FROM uvts').pluck().get();
+      await syncOnce(sandbox, replica, 'office');
+      const afterFirst = uvts() as number;
+      const favourites = (
+        await (
+          await fetch(`${sandbox.baseUrl}/uvts`, {
+            headers: { authorization: `Bearer ${userOf(sandbox, 'office').accessToken}` },
+          })
+        ).json()
+      ).data.length as number;
+      // Participations and companies brought UVTs beyond the favourites.
+      expect(afterFirst).toBeGreaterThan(favourites);
+      await syncOnce(sandbox, replica, 'office');
+      await syncOnce(sandbox, replica, 'office', { full: true });
+      expect(uvts()).toBe(afterFirst);
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
+});
