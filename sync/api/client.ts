@@ -10,7 +10,7 @@ import { messagesApi, type MessagesApi } from './operations/messages';
 import { organisationApi, type OrganisationApi } from './operations/organisation';
 import { personalApi, type PersonalApi } from './operations/personal';
 import type { TokenSource } from './token-source';
-import { createTransport, type RequestEvent } from './transport';
+import { createTransport, type RequestEvent, type WaitEvent } from './transport';
 import { normalizeBase } from './urls';
 
 export interface ApiClientOptions {
@@ -31,6 +31,8 @@ export interface ApiClientOptions {
   backoff?: BackoffOptions;
   /** Called once per attempt sent, for counting requests and bytes. */
   onRequest?: (event: RequestEvent) => void;
+  /** Called before every wait of a second or more: own pace, a 429's Retry-After, a retry's backoff. */
+  onWait?: (event: WaitEvent) => void;
   fetch?: typeof fetch;
   userAgent?: string;
 }

@@ -4,8 +4,11 @@
 import { sleep } from './abort';
 
 export interface RateLimiter {
-  /** Waits until this request's turn; rejects with CancelledSignal if `signal` aborts first. */
-  take(signal?: AbortSignal): Promise<void>;
+  /**
+   * Waits until this request's turn; rejects with CancelledSignal if `signal` aborts first.
+   * `onWait` hears how long, before a wait begins.
+   */
+  take(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<void>;
 }
 
 export function createRateLimiter(
@@ -18,12 +21,13 @@ export function createRateLimiter(
   const spacingMs = 60_000 / requestsPerMinute;
   let nextFreeAt = 0;
   return {
-    async take(signal) {
+    async take(signal, onWait) {
       const turn = Math.max(now(), nextFreeAt);
       // Reserve the slot before waiting, so concurrent callers queue behind each other.
       nextFreeAt = turn + spacingMs;
       const waitMs = turn - now();
       if (waitMs <= 0) return;
+      onWait?.(waitMs);
       try {
         await sleep(waitMs, signal);
       } catch (error) {

@@ -25,6 +25,14 @@ export interface RequestEvent {
   bytes: number;
 }
 
+/** A wait the transport is about to begin, for telling people why nothing seems to happen. */
+export interface WaitEvent {
+  seconds: number;
+  /** service-limit: a 429's Retry-After; own-pace: requestsPerMinute; retry: backoff after a failure. */
+  reason: 'service-limit' | 'own-pace' | 'retry';
+  url: string;
+}
+
 export interface TransportOptions {
   tokens: TokenSource;
   maxInFlight?: number;
@@ -33,6 +41,8 @@ export interface TransportOptions {
   maxRetries?: number;
   backoff?: BackoffOptions;
   onRequest?: (event: RequestEvent) => void;
+  /** Called before every wait of a second or more (see WaitEvent). */
+  onWait?: (event: WaitEvent) => void;
   fetch?: typeof fetch;
   userAgent?: string;
 }
@@ -71,10 +81,15 @@ export function createTransport(options: TransportOptions): Transport {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const userAgent = options.userAgent ?? 'Vorort';
 
+  function reportWait(ms: number, reason: WaitEvent['reason'], request: HttpRequest): void {
+    if (options.onWait && ms >= 1000)
+      options.onWait({ seconds: Math.round(ms / 1000), reason, url: request.url.href });
+  }
+
   /** One attempt: waits for the rate, then sends and reads the whole body under the time-out. */
   async function attempt(request: HttpRequest, token: string): Promise<HttpResponse> {
     if (request.signal?.aborted) throw new CancelledSignal('cancelled');
-    await rate.take(request.signal);
+    await rate.take(request.signal, (ms) => reportWait(ms, 'own-pace', request));
     const deadline = createDeadline(request.signal, timeoutMs);
     const started = performance.now();
     let status: number | null = null;
@@ -147,11 +162,10 @@ export function createTransport(options: TransportOptions): Transport {
       }
       const error = outcome instanceof ApiError ? outcome : errorFromResponse(request, outcome);
       if (!shouldRetry(request, error, retries, maxRetries)) throw error;
+      const delayMs = retryDelayMs(retries, error.retryAfterSeconds, options.backoff);
+      reportWait(delayMs, error.kind === 'throttled' ? 'service-limit' : 'retry', request);
       try {
-        await sleep(
-          retryDelayMs(retries, error.retryAfterSeconds, options.backoff),
-          request.signal,
-        );
+        await sleep(delayMs, request.signal);
       } catch {
         throw cancelled(request);
       }

@@ -1,15 +1,59 @@
 // Sync progress for a person (a bar per collection on a terminal) or for a program (JSON lines).
 import cliProgress from 'cli-progress';
+import type { WaitEvent } from '../api';
 import type { SyncProgress } from '../pull/options';
+import { collectionLabel } from './collections';
 
 export interface ProgressReporter {
   update(event: SyncProgress): void;
+  /** A wait of a second or more is beginning (only those worth saying reach here: see sayWaits). */
+  waiting(event: WaitEvent): void;
   stop(): void;
+}
+
+const WAIT_REASONS: Record<WaitEvent['reason'], string> = {
+  'service-limit': 'service limit',
+  'own-pace': 'own pace',
+  retry: 'retrying after a failure',
+};
+
+/** "waiting 42 s (service limit)" */
+export function waitingLine(event: WaitEvent): string {
+  return `waiting ${event.seconds} s (${WAIT_REASONS[event.reason]})`;
+}
+
+/**
+ * The transport reports every wait of a second or more; with several requests queued on the own
+ * pace that is one per request. Passes on a wait when its reason changes, when the last one said
+ * is over, or when it ends well after that one: a person hears of every pause, not of each request.
+ */
+export function sayWaits(
+  say: (event: WaitEvent) => void,
+  now: () => number = Date.now,
+): (event: WaitEvent) => void {
+  let said: { reason: WaitEvent['reason']; endsAt: number } | undefined;
+  return (event) => {
+    const endsAt = now() + event.seconds * 1000;
+    const worth =
+      !said || said.reason !== event.reason || now() >= said.endsAt || endsAt > said.endsAt + 5000;
+    if (!worth) return;
+    said = { reason: event.reason, endsAt };
+    say(event);
+  };
 }
 
 export function jsonLinesProgress(write: (line: string) => void): ProgressReporter {
   return {
     update: (event) => write(JSON.stringify({ type: 'progress', ...event })),
+    waiting: (event) =>
+      write(
+        JSON.stringify({
+          type: 'waiting',
+          seconds: event.seconds,
+          reason: event.reason,
+          url: event.url,
+        }),
+      ),
     stop: () => {},
   };
 }
@@ -38,10 +82,11 @@ function progressBars(stream: NodeJS.WriteStream): ProgressReporter {
         bar.setTotal(total);
         bar.update(event.done);
       } else {
-        const payload = { collection: event.collection.padEnd(20) };
+        const payload = { collection: collectionLabel(event.collection).padEnd(20) };
         byCollection.set(event.collection, bars.create(total, event.done, payload));
       }
     },
+    waiting: (event) => bars.log(`${waitingLine(event)}\n`),
     stop: () => bars.stop(),
   };
 }
@@ -55,7 +100,7 @@ function progressLines(stream: NodeJS.WriteStream): ProgressReporter {
   const written = new Set<string>();
   const line = (event: SyncProgress) =>
     stream.write(
-      `${event.collection}: ${event.done}${event.total !== undefined ? ` of ${event.total}` : ''}\n`,
+      `${collectionLabel(event.collection)}: ${event.done}${event.total !== undefined ? ` of ${event.total}` : ''}\n`,
     );
   return {
     update(event) {
@@ -68,6 +113,7 @@ function progressLines(stream: NodeJS.WriteStream): ProgressReporter {
         open.set(event.collection, event);
       }
     },
+    waiting: (event) => stream.write(`${waitingLine(event)}\n`),
     stop() {
       for (const event of open.values()) line(event);
       open.clear();

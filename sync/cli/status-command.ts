@@ -1,9 +1,12 @@
-// `vorort status`: what the replica holds, without touching the network.
-import { existsSync } from 'node:fs';
+// `vorort status`: what the replica holds, without touching the network, and without writing
+// anything into a file that is not a replica.
 import type { Command } from 'commander';
+import type { SyncStatus } from '../contract';
 import { openReplica } from '../db/open';
+import { syncLockHolder } from '../db/sync-lock';
 import { syncStatus } from '../queries/status';
-import { EXIT } from './exit-codes';
+import { collectionLabel } from './collections';
+import { EXIT, describeFailure, exitCodeFor } from './exit-codes';
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -11,39 +14,66 @@ export function registerStatusCommand(program: Command): void {
     .description('Show what the replica holds: records per type, watermarks, the last sync')
     .requiredOption('--db <file>', 'the replica (SQLite file)')
     .option('--json', 'one JSON object')
-    .action(async (options: { db: string; json?: boolean }) => {
-      if (!existsSync(options.db)) {
-        process.stderr.write(
-          `vorort status: no replica at ${options.db} (run "vorort sync" first)\n`,
-        );
-        process.exitCode = EXIT.badInput;
-        return;
-      }
-      const replica = openReplica(options.db);
-      try {
-        const status = syncStatus(replica.sqlite);
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(status)}\n`);
-          return;
-        }
-        const last = status.lastSync
-          ? `${status.lastSync.at} (${status.lastSync.ok ? 'ok' : 'with errors'})`
-          : 'never';
-        process.stdout.write(
-          `Replica ${options.db}, profile ${status.profile ?? '-'}, last sync ${last}\n`,
-        );
-        for (const [type, count] of Object.entries(status.counts))
-          process.stdout.write(`  ${type.padEnd(28)} ${count}\n`);
-        for (const c of status.collections) {
-          const note = c.unavailable
-            ? `unavailable: ${c.unavailable}`
-            : c.lastError
-              ? `error: ${c.lastError}`
-              : `watermark ${c.watermark ?? '-'}`;
-          process.stdout.write(`  [${c.collection}] ${note}\n`);
-        }
-      } finally {
-        await replica.close();
-      }
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 shown; 2 bad options, or --db is not a replica (missing, a folder,
+empty, not SQLite, another program's database, or written by a newer Vorort).`,
+    )
+    .action((options: { db: string; json?: boolean }) => {
+      process.exitCode = statusCommand(options);
     });
+}
+
+function statusCommand(options: { db: string; json?: boolean }): number {
+  let status: SyncStatus;
+  try {
+    const replica = openReplica(options.db, { mode: 'existing' });
+    try {
+      status = syncStatus(replica.sqlite);
+    } finally {
+      void replica.close();
+    }
+  } catch (error) {
+    process.stderr.write(`vorort status: ${describeFailure(error)}\n`);
+    return exitCodeFor(error);
+  }
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(status)}\n`);
+    return EXIT.ok;
+  }
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  print(`Replica ${options.db}, profile ${status.profile ?? '-'}, ${lastSyncWords(status)}`);
+  const running = syncLockHolder(options.db);
+  if (running) print(`A sync is running now (pid ${running.pid} since ${running.startedAt})`);
+  for (const [type, n] of Object.entries(status.counts)) print(`  ${type.padEnd(28)} ${n}`);
+  for (const c of status.collections) {
+    const note = c.unavailable
+      ? `unavailable: ${c.unavailable}`
+      : c.lastError
+        ? `error: ${c.lastError}`
+        : `watermark ${c.watermark ?? '-'}`;
+    print(`  [${collectionLabel(c.collection)}] ${note}`);
+  }
+  return EXIT.ok;
+}
+
+/**
+ * "never synced" only when nothing was: a sync that was stopped or failed leaves collections
+ * behind (with data, or with their error), and says so.
+ */
+export function lastSyncWords(status: SyncStatus): string {
+  const lastGood = status.lastSuccessfulSyncAt;
+  if (status.lastSync) {
+    if (status.lastSync.ok) return `last sync ${status.lastSync.at} (ok)`;
+    return `last sync ${status.lastSync.at} (with errors), ${lastGood ? `last successful ${lastGood}` : 'no successful sync yet'}`;
+  }
+  const records = Object.values(status.counts).reduce((sum, n) => sum + n, 0);
+  const anyData = records > 0 || status.collections.some((c) => c.lastSuccessAt !== null);
+  if (anyData) return 'synced in part: no sync has finished yet (the next one completes it)';
+  if (status.collections.length > 0 || status.selfId !== null || status.profile !== null) {
+    const error = status.collections.find((c) => c.lastError)?.lastError;
+    return `synced, but no successful sync yet${error ? ` (last error: ${error})` : ''}`;
+  }
+  return 'never synced';
 }

@@ -1,11 +1,15 @@
 // `vorort sync`: one sync of a replica file against a service.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, createApiClient, staticToken } from '../api';
-import { openReplica } from '../db/open';
+import { openReplica, ReplicaError, type Replica } from '../db/open';
+import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
 import { runSync, type SyncSummary } from '../pull/engine';
-import { EXIT, CliInputError, exitCodeFor } from './exit-codes';
-import { jsonLinesProgress, terminalProgress } from './progress';
+import { COURSE_MODULE_COLLECTIONS, collectionLabel } from './collections';
+import { EXIT, EXIT_CODES_HELP, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
 import { parseHttpUrl, parsePositiveInt } from './parse';
+import { jsonLinesProgress, sayWaits, terminalProgress } from './progress';
 
 interface SyncCommandOptions {
   server: string;
@@ -42,16 +46,59 @@ export function registerSyncCommand(program: Command): void {
       '--full',
       'full id scan of every collection (finds deletions) and refresh of every person',
     )
-    .option('--requests-per-minute <n>', 'client-side request rate limit')
+    .option(
+      '--requests-per-minute <n>',
+      'client-side request rate limit (waits are said: "waiting 2 s (own pace)")',
+    )
     .option('--max-in-flight <n>', 'requests in flight at most', '4')
-    .option('--json', 'progress as JSON lines; the summary as one JSON object on the last line')
+    .option(
+      '--json',
+      'progress and waits as JSON lines; the summary as one JSON object on the last line',
+    )
+    .addHelpText(
+      'after',
+      `
+One sync at a time per replica: a second one exits with 5 and names the first
+(a lock file beside the replica, <db>.lock; a lock left by a process that is gone
+is taken over). Ctrl+C or SIGTERM stops the sync; what was synced is kept and
+the next sync completes it (a second signal stops at once).
+
+${EXIT_CODES_HELP}`,
+    )
     .action(async (options: SyncCommandOptions) => {
       process.exitCode = await syncCommand(options);
     });
 }
 
+/** The first SIGINT or SIGTERM cancels the sync; a second one ends the process at once. */
+function cancelOnSignals(onSecond: () => void) {
+  const abort = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) {
+      onSecond();
+      process.stderr.write(`vorort sync: ${signal} again, stopping at once\n`);
+      process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+    }
+    received = signal;
+    abort.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: abort.signal,
+    received: () => received,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
 async function syncCommand(options: SyncCommandOptions): Promise<number> {
   const print = (line: string) => process.stdout.write(`${line}\n`);
+  let lock: SyncLock | undefined;
+  const signals = cancelOnSignals(() => lock?.release());
   let summary: SyncSummary;
   try {
     const baseUrl = parseHttpUrl(options.server, '--server');
@@ -64,61 +111,115 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
       ? parsePositiveInt(options.requestsPerMinute, '--requests-per-minute')
       : undefined;
     const maxInFlight = parsePositiveInt(options.maxInFlight, '--max-in-flight');
+    const folder = dirname(resolve(options.db));
+    if (!existsSync(folder))
+      throw new ReplicaError(
+        `Cannot create the replica ${options.db}: the folder ${folder} does not exist`,
+        'missing-folder',
+      );
 
+    const progress = options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
     const api = createApiClient({
       baseUrl,
       ...(oauthUrl ? { oauthUrl } : {}),
       tokens: staticToken(options.token.trim()),
       maxInFlight,
       ...(requestsPerMinute ? { requestsPerMinute } : {}),
+      onWait: sayWaits((event) => progress.waiting(event)),
     });
-    const replica = openReplica(options.db);
-    const progress = options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
-    const abort = new AbortController();
-    const onSignal = () => abort.abort();
-    process.once('SIGINT', onSignal);
+    // The lock before the file is opened: a second sync must not even upgrade its schema.
+    lock = acquireSyncLock(options.db);
+    let replica: Replica | undefined;
     try {
+      replica = openReplica(options.db);
       summary = await runSync({
         api,
         replica,
         options: { profile: options.profile, full: options.full ?? false },
         onProgress: (event) => progress.update(event),
-        signal: abort.signal,
+        signal: signals.signal,
       });
     } finally {
       progress.stop();
-      process.off('SIGINT', onSignal);
-      await replica.close();
+      await replica?.close();
     }
   } catch (error) {
-    const message =
-      error instanceof ApiError && error.kind === 'cancelled'
-        ? 'cancelled. What was synced so far is kept; the next sync completes it.'
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    if (options.json)
-      print(JSON.stringify({ ok: false, error: message, exitCode: exitCodeFor(error) }));
+    const stoppedBy = signals.received();
+    const cancelled =
+      (error instanceof ApiError && error.kind === 'cancelled') ||
+      (stoppedBy !== undefined && error instanceof Error && error.name === 'AbortError');
+    const code =
+      cancelled && stoppedBy === 'SIGTERM'
+        ? EXIT.terminated
+        : cancelled
+          ? EXIT.cancelled
+          : exitCodeFor(error);
+    const message = cancelled
+      ? `cancelled (${stoppedBy === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}). What was synced so far is kept; the next sync completes it.`
+      : describeFailure(error);
+    if (options.json) print(JSON.stringify({ ok: false, error: message, exitCode: code }));
     else process.stderr.write(`vorort sync: ${message}\n`);
-    return exitCodeFor(error);
+    return code;
+  } finally {
+    lock?.release();
+    signals.dispose();
   }
   if (options.json) print(JSON.stringify(summary));
   else printSummary(summary, print);
   return summary.ok ? EXIT.ok : EXIT.partial;
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** What is not in the replica after this sync, in words: the summary's last lines. */
+export function missingLines(summary: SyncSummary): string[] {
+  const lines: string[] = [];
+  for (const [collection, result] of Object.entries(summary.collections)) {
+    if (result.remaining)
+      lines.push(
+        `${collectionLabel(collection)}: ${count(result.remaining.done)} of ${count(result.remaining.total)} ${result.remaining.what} so far (the next syncs continue)`,
+      );
+  }
+  if (summary.quarantined > 0)
+    lines.push(
+      `${count(summary.quarantined)} ${summary.quarantined === 1 ? 'record' : 'records'} quarantined (vorort status --json lists them)`,
+    );
+  let courseModuleSaid = false;
+  for (const area of summary.unavailable) {
+    if (area.reason === 'unlicensed' && COURSE_MODULE_COLLECTIONS.has(area.collection)) {
+      if (!courseModuleSaid) lines.push('course module not licensed');
+      courseModuleSaid = true;
+    } else if (area.reason === 'unlicensed') {
+      lines.push(`${collectionLabel(area.collection)}: module not licensed`);
+    } else {
+      lines.push(`no right to read ${collectionLabel(area.collection)}`);
+    }
+  }
+  return lines;
+}
+
 function printSummary(summary: SyncSummary, print: (line: string) => void): void {
+  const missing = missingLines(summary);
+  const state = !summary.ok
+    ? 'finished with errors'
+    : missing.length > 0
+      ? 'done, but not everything is in the replica yet'
+      : 'finished';
   print(
-    `Sync (${summary.profile}) ${summary.ok ? 'finished' : 'finished with errors'}: ${summary.records} records, ${summary.requests} requests, ${summary.seconds.toFixed(1)} s`,
+    `Sync (${summary.profile}) ${state}: ${count(summary.records)} records, ${count(summary.requests)} requests, ${summary.seconds.toFixed(1)} s`,
   );
   for (const [collection, result] of Object.entries(summary.collections)) {
     const note = result.skipped
-      ? `skipped (${result.skipped})`
+      ? `skipped (${result.skipped === 'forbidden' ? 'no right to read' : 'not licensed'})`
       : result.error
         ? `FAILED: ${result.error}`
-        : `${result.records} records, ${result.deleted} deleted`;
+        : `${count(result.records)} records, ${count(result.deleted)} deleted`;
     print(
-      `  ${collection.padEnd(28)} ${note}, ${result.requests} requests, ${result.seconds.toFixed(1)} s`,
+      `  ${collectionLabel(collection).padEnd(28)} ${note}, ${result.requests} requests, ${result.seconds.toFixed(1)} s`,
     );
+  }
+  if (missing.length > 0) {
+    print('Still missing:');
+    for (const line of missing) print(`  ${line}`);
   }
 }

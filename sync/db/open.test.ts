@@ -83,7 +83,7 @@ describe('openReplica', () => {
 
   it('names the file when it cannot be opened', () => {
     expect(() => openReplica(join(dir, 'missing-folder', 'x.sqlite'))).toThrow(
-      /Cannot open the replica/,
+      /Cannot create the replica .*x\.sqlite: the folder .*missing-folder does not exist/,
     );
   });
 });

@@ -1,5 +1,15 @@
-// Opens the replica: a SQLite file (WAL, foreign keys, mode 0600) with every migration applied.
-import { chmodSync, existsSync } from 'node:fs';
+// Opens the replica: a SQLite file (WAL, foreign keys, mode 0600) with every migration applied;
+// a file that is not a replica is refused with a ReplicaError before anything is written to it.
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { restoreDeferredIndexes } from './deferred-indexes';
@@ -14,21 +24,55 @@ export interface Replica {
   close(): Promise<void>;
 }
 
+/** What is wrong with a file given as the replica, so a caller can tell a person what to do. */
+export type ReplicaProblem =
+  | 'missing'
+  | 'missing-folder'
+  | 'folder'
+  | 'empty'
+  | 'not-sqlite'
+  | 'foreign'
+  | 'newer'
+  | 'cannot-open';
+
 export class ReplicaError extends Error {
   override name = 'ReplicaError';
+  constructor(
+    message: string,
+    readonly problem: ReplicaProblem = 'cannot-open',
+  ) {
+    super(message);
+  }
 }
 
 export interface OpenReplicaOptions {
   /** Called with the SQL and milliseconds of any statement slower than slowQueryMs. */
   onSlowQuery?: (sql: string, ms: number) => void;
   slowQueryMs?: number;
+  /**
+   * 'create' (the default, for a sync): a missing or empty (0-byte) file becomes a new replica.
+   * 'existing' (for reading: `vorort status`, a UI): the file must already be a replica. Neither
+   * mode writes anything into a file that is not a Vorort replica (another program's SQLite file,
+   * a text file, one of a newer schema); both fail with a ReplicaError naming the problem. A
+   * replica of an older schema is upgraded in both modes.
+   */
+  mode?: 'create' | 'existing';
 }
 
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
 export function openReplica(file: string, options: OpenReplicaOptions = {}): Replica {
-  const isNew = file !== ':memory:' && !existsSync(file);
+  const mode = options.mode ?? 'create';
+  const isNew = file !== ':memory:' && checkFile(file, mode) === 'new';
   let sqlite: BetterSqlite3.Database;
   try {
-    sqlite = new BetterSqlite3(file);
+    sqlite = new BetterSqlite3(file, { fileMustExist: mode === 'existing' });
+  } catch (error) {
+    throw new ReplicaError(`Cannot open the replica ${file}: ${(error as Error).message}`);
+  }
+  try {
+    // Before any pragma that writes (WAL changes the file header): is this a replica at all?
+    checkSchema(sqlite, file, mode);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
@@ -38,11 +82,13 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
     sqlite.pragma('mmap_size = 268435456');
     sqlite.pragma('cache_size = -32768');
   } catch (error) {
+    sqlite.close();
+    if (error instanceof ReplicaError) throw error;
     throw new ReplicaError(`Cannot open the replica ${file}: ${(error as Error).message}`);
   }
   // Personal data of volunteers: readable by the owner only.
   if (isNew) chmodSync(file, 0o600);
-  migrate(sqlite, file);
+  migrate(sqlite);
   restoreDeferredIndexes(sqlite);
 
   const slowQueryMs = options.slowQueryMs ?? 40;
@@ -61,18 +107,80 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
     sqlite,
     async close() {
       await db.destroy();
+      // Kysely closes the connection only if it ever ran a query; reads through `sqlite` alone
+      // (status) would otherwise leave it open, with its WAL beside the file.
+      if (sqlite.open) sqlite.close();
     },
   };
 }
 
-function migrate(sqlite: BetterSqlite3.Database, file: string): void {
-  const version = sqlite.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    sqlite.close();
-    throw new ReplicaError(
-      `The replica ${file} was written by a newer Vorort (schema ${version}, this one knows ${MIGRATIONS.length}).`,
-    );
+/** Checks the path before SQLite sees it; answers 'new' when a sync may create the replica there. */
+function checkFile(file: string, mode: 'create' | 'existing'): 'new' | 'existing' {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    const folder = dirname(resolve(file));
+    if (!existsSync(folder))
+      throw new ReplicaError(
+        `${mode === 'existing' ? 'No replica at' : 'Cannot create the replica'} ${file}: the folder ${folder} does not exist`,
+        'missing-folder',
+      );
+    if (mode === 'existing')
+      throw new ReplicaError(`No replica at ${file} (run "vorort sync" first)`, 'missing');
+    return 'new';
   }
+  if (stats.isDirectory())
+    throw new ReplicaError(`${file} is a folder, not a replica file`, 'folder');
+  if (!stats.isFile()) throw new ReplicaError(`${file} is not a regular file`, 'not-sqlite');
+  if (stats.size === 0) {
+    if (mode === 'existing')
+      throw new ReplicaError(
+        `${file} is empty, not a replica (run "vorort sync" to fill it)`,
+        'empty',
+      );
+    return 'new';
+  }
+  const header = Buffer.alloc(SQLITE_MAGIC.length);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    readSync(fd, header, 0, header.length, 0);
+  } catch (error) {
+    throw new ReplicaError(`Cannot read the replica ${file}: ${(error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  if (header.toString('latin1') !== SQLITE_MAGIC)
+    throw new ReplicaError(`${file} is not a SQLite database, so not a replica`, 'not-sqlite');
+  return 'existing';
+}
+
+/** Refuses another program's database and one written by a newer Vorort, before writing anything. */
+function checkSchema(
+  sqlite: BetterSqlite3.Database,
+  file: string,
+  mode: 'create' | 'existing',
+): void {
+  const version = sqlite.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length)
+    throw new ReplicaError(
+      `The replica ${file} was written by a newer Vorort (schema ${version}, this one knows ${MIGRATIONS.length}); update Vorort to use it`,
+      'newer',
+    );
+  if (version > 0) return;
+  const objects = sqlite.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number;
+  if (objects > 0)
+    throw new ReplicaError(
+      `${file} is a SQLite database of another program, not a Vorort replica`,
+      'foreign',
+    );
+  if (mode === 'existing')
+    throw new ReplicaError(`${file} holds no replica yet (run "vorort sync" to fill it)`, 'empty');
+}
+
+function migrate(sqlite: BetterSqlite3.Database): void {
+  const version = sqlite.pragma('user_version', { simple: true }) as number;
   const apply = sqlite.transaction(() => {
     for (let next = version; next < MIGRATIONS.length; next += 1) {
       sqlite.exec(MIGRATIONS[next] as string);

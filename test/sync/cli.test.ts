@@ -1,13 +1,26 @@
 // `vorort sync` and `vorort status` as a user runs them: a child process, real HTTP, real files.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
+import { missingLines } from '../../sync/cli/sync-command';
+import { MIGRATIONS } from '../../sync/db/migrations';
 import { openReplica } from '../../sync/db/open';
+import { syncLockFile } from '../../sync/db/sync-lock';
+import type { SyncSummary } from '../../sync/pull/engine';
 import { expectOfficeReplica } from '../support/service-oracle';
 
 const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
@@ -20,7 +33,7 @@ interface Run {
 
 function vorort(
   args: string[],
-  onLine?: (line: string, kill: (signal?: NodeJS.Signals) => void) => void,
+  onLine?: (line: string, kill: (signal?: NodeJS.Signals) => void, closeStdout: () => void) => void,
 ): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,12 +42,29 @@ function vorort(
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
       stdout.push(line);
-      onLine?.(line, (signal = 'SIGKILL') => child.kill(signal));
+      onLine?.(
+        line,
+        (signal = 'SIGKILL') => child.kill(signal),
+        () => {
+          // As `| head -1` does: the reader goes away, the writer gets EPIPE.
+          lines.close();
+          child.stdout.destroy();
+        },
+      );
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Exactly one line on stderr, and no stack trace. */
+function oneLine(stderr: string): string {
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at /m);
+  return lines[0]!;
 }
 
 describe('vorort sync / status', () => {
@@ -169,5 +199,320 @@ describe('vorort sync / status', () => {
 
     const missing = await vorort(['status', '--db', join(dir, 'nothing.sqlite')]);
     expect(missing.code).toBe(2);
+  });
+});
+
+describe('vorort: bad input exits 2 with one readable line', () => {
+  let dir: string;
+  const file = (name: string) => join(dir, name);
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vorort-cli-input-'));
+    writeFileSync(file('notes.txt'), 'not a database\n');
+    writeFileSync(file('empty.sqlite'), '');
+    mkdirSync(file('folder.sqlite'));
+    const foreign = new BetterSqlite3(file('foreign.sqlite'));
+    foreign.exec('CREATE TABLE recipes (name TEXT)');
+    foreign.close();
+    const newer = openReplica(file('newer.sqlite'));
+    newer.sqlite.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    await newer.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.for([
+    ['notes.txt', /notes\.txt is not a SQLite database/],
+    ['folder.sqlite', /folder\.sqlite is a folder, not a replica file/],
+    ['missing/x.sqlite', /No replica at .*x\.sqlite: the folder .*missing does not exist/],
+    ['empty.sqlite', /empty\.sqlite is empty, not a replica/],
+    ['foreign.sqlite', /foreign\.sqlite is a SQLite database of another program/],
+    [
+      'newer.sqlite',
+      /newer\.sqlite was written by a newer Vorort \(schema \d+, this one knows \d+\)/,
+    ],
+    ['nothing.sqlite', /No replica at .*nothing\.sqlite \(run "vorort sync" first\)/],
+  ] as const)('status --db %s', async ([name, message]) => {
+    const before =
+      existsSync(file(name)) && statSync(file(name)).isFile() ? readFileSync(file(name)) : null;
+    const run = await vorort(['status', '--db', file(name)]);
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toMatch(new RegExp(`^vorort status: .*${message.source}`));
+    expect(run.stdout).toEqual([]);
+    // Nothing written into a file that is not a replica: no schema, no WAL beside it.
+    if (before) expect(readFileSync(file(name))).toEqual(before);
+    expect(existsSync(`${file(name)}-wal`)).toBe(false);
+  });
+
+  it.for([
+    [['status'], /^vorort status: required option '--db <file>' not specified/],
+    [['status', '--db', 'x.sqlite', 'extra'], /^vorort status: too many arguments/],
+    [['status', '--db', 'x.sqlite', '--bogus'], /^vorort status: unknown option '--bogus'/],
+    [
+      ['sync', '--db', 'x.sqlite', '--token', 't'],
+      /^vorort sync: required option '--server <url>'/,
+    ],
+    [
+      ['sync', '--server', 'http://127.0.0.1:9', '--token', 't', '--db', 'x', 'y'],
+      /^vorort sync: too many arguments/,
+    ],
+    [
+      ['sync', '--server', 'not a url', '--token', 't', '--db', 'x'],
+      /^vorort sync: --server must be a URL/,
+    ],
+    [
+      ['sync', '--server', 'http://127.0.0.1:9', '--token', 't', '--db', 'x', '--profile', 'boss'],
+      /^vorort sync: --profile must be office or trainer, not "boss"/,
+    ],
+    [
+      [
+        'sync',
+        '--server',
+        'http://127.0.0.1:9',
+        '--token',
+        't',
+        '--db',
+        'x',
+        '--requests-per-minute',
+        '0',
+      ],
+      /^vorort sync: --requests-per-minute must be a whole number of at least 1/,
+    ],
+    [['bogus'], /^vorort: unknown command 'bogus'/],
+  ] as const)('%j', async ([args, message]) => {
+    const run = await vorort([...args]);
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toMatch(message);
+  });
+
+  it.for([
+    ['notes.txt', /notes\.txt is not a SQLite database/],
+    ['folder.sqlite', /folder\.sqlite is a folder/],
+    [
+      'missing/x.sqlite',
+      /Cannot create the replica .*x\.sqlite: the folder .*missing does not exist/,
+    ],
+    ['foreign.sqlite', /foreign\.sqlite is a SQLite database of another program/],
+    ['newer.sqlite', /newer\.sqlite was written by a newer Vorort/],
+  ] as const)('sync --db %s', async ([name, message]) => {
+    // The file is checked before any request: the server need not exist.
+    const run = await vorort([
+      'sync',
+      '--server',
+      'http://127.0.0.1:9',
+      '--token',
+      't',
+      '--db',
+      file(name),
+    ]);
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toMatch(new RegExp(`^vorort sync: .*${message.source}`));
+    expect(existsSync(syncLockFile(file(name)))).toBe(false);
+  });
+});
+
+describe('vorort sync: the lock, waits said, SIGTERM, broken pipes, status wording', () => {
+  let fast: Awaited<ReturnType<typeof startSandbox>>;
+  let throttled: Awaited<ReturnType<typeof startSandbox>>;
+  let unlicensed: Awaited<ReturnType<typeof startSandbox>>;
+  let dir: string;
+  const tokenOf = (sandbox: typeof fast) =>
+    sandbox.users.find((u) => u.role === 'office')!.accessToken;
+  const syncArgs = (sandbox: typeof fast, db: string, ...more: string[]) => [
+    'sync',
+    '--server',
+    sandbox.baseUrl,
+    '--token',
+    tokenOf(sandbox),
+    '--db',
+    db,
+    ...more,
+  ];
+
+  beforeAll(async () => {
+    [fast, throttled, unlicensed] = await Promise.all([
+      startSandbox({ port: 0, host: '127.0.0.1', scale: 'small', seed: 5 }),
+      startSandbox({ port: 0, host: '127.0.0.1', scale: 'small', seed: 5, rateLimit: '10/s' }),
+      startSandbox({ port: 0, host: '127.0.0.1', scale: 'small', seed: 5, withoutCourses: true }),
+    ]);
+    dir = mkdtempSync(join(tmpdir(), 'vorort-cli-sync-'));
+  });
+  afterAll(async () => {
+    await Promise.all([fast.close(), throttled.close(), unlicensed.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a second sync into the same replica exits 5 naming the first; SIGTERM then stops the first with 143, keeping its data and releasing the lock; 429 waits are said', async () => {
+    const db = join(dir, 'locked.sqlite');
+    let second: Promise<Run> | undefined;
+    let waited: { seconds: number; reason: string } | undefined;
+    const first = await vorort(syncArgs(throttled, db, '--json'), (line, kill) => {
+      const event = JSON.parse(line) as { type?: string; seconds?: number; reason?: string };
+      if (event.type !== 'waiting' || second) return;
+      waited = { seconds: event.seconds!, reason: event.reason! };
+      second = vorort(syncArgs(throttled, db)).then((run) => {
+        kill('SIGTERM');
+        return run;
+      });
+    });
+    expect(waited?.reason).toBe('service-limit');
+    expect(waited?.seconds).toBeGreaterThanOrEqual(1);
+    const busy = await second!;
+    expect(busy.code).toBe(5);
+    expect(oneLine(busy.stderr)).toMatch(
+      /^vorort sync: another sync is using locked\.sqlite \(pid \d+ since \d\d:\d\d\); try again when it has finished$/,
+    );
+    expect(first.code).toBe(143);
+    const last = JSON.parse(first.stdout.at(-1)!) as {
+      ok: boolean;
+      error: string;
+      exitCode: number;
+    };
+    expect(last).toMatchObject({ ok: false, exitCode: 143 });
+    expect(last.error).toMatch(/^cancelled \(SIGTERM\)\. What was synced so far is kept/);
+    expect(existsSync(syncLockFile(db))).toBe(false);
+    const status = await vorort(['status', '--db', db]);
+    expect(status.code).toBe(0);
+    expect(status.stdout[0]).toMatch(/synced in part: no sync has finished yet/);
+  });
+
+  it('the own pace is said as it waits, on a terminal line and as JSON', async () => {
+    const db = join(dir, 'paced.sqlite');
+    let pressed = false;
+    const json = await vorort(
+      syncArgs(fast, db, '--json', '--requests-per-minute', '30'),
+      (line, kill) => {
+        if (pressed || !line.includes('"type":"waiting"')) return;
+        pressed = true;
+        kill('SIGINT');
+      },
+    );
+    const waiting = json.stdout
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e.type === 'waiting');
+    expect(waiting).toMatchObject({ type: 'waiting', reason: 'own-pace' });
+    expect(waiting?.seconds).toBeGreaterThanOrEqual(1);
+    expect(json.code).toBe(130);
+
+    const child = spawn(
+      process.execPath,
+      [CLI, ...syncArgs(fast, db, '--requests-per-minute', '30')],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/waiting \d+ s \(own pace\)/.test(stderr)) resolve();
+      });
+      child.on('close', () => resolve());
+    });
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).toMatch(/^waiting \d+ s \(own pace\)$/m);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const db = join(dir, 'stale.sqlite');
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    writeFileSync(
+      syncLockFile(db),
+      JSON.stringify({
+        pid: gone.pid,
+        hostname: (await import('node:os')).hostname(),
+        startedAt: new Date().toISOString(),
+        command: 'vorort sync',
+        token: 'old',
+      }),
+    );
+    const run = await vorort(syncArgs(fast, db, '--json'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(syncLockFile(db))).toBe(false);
+  });
+
+  it('says "never synced" only when nothing was', async () => {
+    const fresh = join(dir, 'fresh.sqlite');
+    const replica = openReplica(fresh);
+    await replica.close();
+    expect((await vorort(['status', '--db', fresh])).stdout[0]).toMatch(/, never synced$/);
+
+    const refused = join(dir, 'refused.sqlite');
+    const failed = await vorort([
+      'sync',
+      '--server',
+      fast.baseUrl,
+      '--token',
+      'wrong',
+      '--db',
+      refused,
+    ]);
+    expect(failed.code).toBe(4);
+    expect(oneLine(failed.stderr)).toMatch(/^vorort sync: .*401/);
+    const status = await vorort(['status', '--db', refused]);
+    expect(status.code).toBe(0);
+    expect(status.stdout[0]).toMatch(/synced, but no successful sync yet \(last error: .*401/);
+  });
+
+  it('ends quietly when the reader closes the pipe (| head)', async () => {
+    const db = join(dir, 'piped.sqlite');
+    const synced = await vorort(syncArgs(fast, db, '--json'), (_line, _kill, closeStdout) =>
+      closeStdout(),
+    );
+    expect(synced.code).toBe(0);
+    expect(synced.stderr).toBe('');
+    const status = await vorort(['status', '--db', db], (_line, _kill, closeStdout) =>
+      closeStdout(),
+    );
+    expect(status.code).toBe(0);
+    expect(status.stderr).toBe('');
+  });
+
+  it('says which areas the account cannot use, without failing', async () => {
+    const run = await vorort(syncArgs(unlicensed, join(dir, 'unlicensed.sqlite')));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.join('\n')).toMatch(/Still missing:\n(.*\n)* {2}course module not licensed/);
+    expect(run.stdout.filter((l) => l.includes('not licensed')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the summary of an incomplete sync', () => {
+  const summary = (over: Partial<SyncSummary>): SyncSummary => ({
+    ok: true,
+    profile: 'office',
+    collections: {},
+    records: 0,
+    requests: 0,
+    seconds: 0,
+    startedAt: '',
+    finishedAt: '',
+    quarantined: 0,
+    unavailable: [],
+    ...over,
+  });
+  const result = { records: 0, deleted: 0, requests: 0, seconds: 0 };
+
+  it('says what is still missing, in words', () => {
+    expect(
+      missingLines(
+        summary({
+          collections: {
+            person_details: { ...result, remaining: { done: 500, total: 1000, what: 'people' } },
+          },
+          quarantined: 3,
+          unavailable: [
+            { collection: 'courses', reason: 'forbidden', message: '' },
+            { collection: 'course_types', reason: 'unlicensed', message: '' },
+            { collection: 'uvts', reason: 'unlicensed', message: '' },
+          ],
+        }),
+      ),
+    ).toEqual([
+      'checks and honours: 500 of 1,000 people so far (the next syncs continue)',
+      '3 records quarantined (vorort status --json lists them)',
+      'no right to read courses',
+      'course module not licensed',
+    ]);
+    expect(missingLines(summary({}))).toEqual([]);
   });
 });

@@ -1,0 +1,41 @@
+// The sync's collections in words for people, in one place for every line the CLI prints.
+
+const LABELS: Record<string, string> = {
+  userinfo: 'own account',
+  orga: 'organisation',
+  personal: 'people',
+  ausbildungen: 'trainings',
+  person_details: 'checks and honours',
+  ueberpruefungen: 'checks',
+  ehrungen: 'honours',
+  kalender: 'calendars',
+  benachrichtigungen: 'notifications',
+  helferstunden_einstellungen: 'hour settings',
+  steuersaetze: 'tax rates',
+  course_types: 'course types',
+  uvts: 'accident insurers',
+  clients: 'clients',
+  courses: 'courses',
+  participations: 'participations',
+  customfields: 'custom fields',
+  client_participants: 'client participants',
+  formulare: 'forms',
+  helferstunden: 'volunteer hours',
+};
+
+/** The words for a collection; its own name when there are none yet. */
+export function collectionLabel(collection: string): string {
+  return LABELS[collection] ?? collection.replace(/_/g, ' ');
+}
+
+/** Collections that make up the course module: an unlicensed module is said once, not per collection. */
+export const COURSE_MODULE_COLLECTIONS = new Set([
+  'course_types',
+  'uvts',
+  'clients',
+  'courses',
+  'participations',
+  'customfields',
+  'client_participants',
+  'formulare',
+]);
