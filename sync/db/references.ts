@@ -15,6 +15,12 @@ export interface Reference {
    * person, not the other trainers of a course). Absent: in every profile.
    */
   profiles?: readonly ('office' | 'trainer')[];
+  /**
+   * A person deleted on the service leaves the replica with their personal data, even while
+   * hours or courses still name them (the service's deletion wins over a whole reference): such
+   * a reference may dangle after the service deleted its target, and is checked only on request.
+   */
+  weak?: true;
 }
 
 export const REFERENCES: readonly Reference[] = [
@@ -26,17 +32,23 @@ export const REFERENCES: readonly Reference[] = [
   { table: 'courses', column: 'course_type_id', target: 'course_types' },
   { table: 'courses', column: 'client_id', target: 'clients' },
   { table: 'courses', column: 'location_id', target: 'addresses' },
-  { table: 'course_trainers', column: 'user_id', target: 'users', profiles: ['office'] },
+  {
+    table: 'course_trainers',
+    column: 'user_id',
+    target: 'users',
+    profiles: ['office'],
+    weak: true,
+  },
   { table: 'cancellations', column: 'participation_id', target: 'participations' },
   { table: 'helferstunden', column: 'anlass_id', target: 'helferstunden_anlaesse' },
   { table: 'helferstunden', column: 'typ_id', target: 'helferstunden_typen' },
-  { table: 'helferstunden', column: 'user_id', target: 'users', profiles: ['office'] },
+  { table: 'helferstunden', column: 'user_id', target: 'users', profiles: ['office'], weak: true },
 ];
 
 /** Ids of `target` that some row of the replica points at. */
 export function referencedIds(sqlite: BetterSqlite3.Database, target: TableName): Set<string> {
   const ids = new Set<string>();
-  for (const reference of REFERENCES.filter((r) => r.target === target)) {
+  for (const reference of REFERENCES.filter((r) => r.target === target && !r.weak)) {
     const rows = sqlite
       .prepare(
         `SELECT DISTINCT ${reference.column} FROM ${reference.table} WHERE ${reference.column} IS NOT NULL`,
@@ -61,10 +73,12 @@ export interface DanglingReference extends Reference {
 export function danglingReferences(
   sqlite: BetterSqlite3.Database,
   profile: 'office' | 'trainer',
+  options: { includeWeak?: boolean } = {},
 ): DanglingReference[] {
   const found: DanglingReference[] = [];
   for (const reference of REFERENCES) {
     if (reference.profiles && !reference.profiles.includes(profile)) continue;
+    if (reference.weak && !options.includeWeak) continue;
     const missing = sqlite
       .prepare(
         `SELECT DISTINCT r.${reference.column} FROM ${reference.table} r

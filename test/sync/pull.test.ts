@@ -17,6 +17,7 @@ import {
   officeExpectation,
   type OracleTarget,
 } from '../support/service-oracle';
+import { expectNoDanglingReferences } from '../support/replica-snapshot';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -47,7 +48,9 @@ async function syncOnce(
     tokens: staticToken(token),
     maxRetries: 1,
   });
-  return runSync({ api, replica, options: { profile: 'office', ...options } });
+  const summary = await runSync({ api, replica, options: { profile: 'office', ...options } });
+  expectNoDanglingReferences(replica.sqlite, summary.profile);
+  return summary;
 }
 
 const window = courseWindow(DEFAULT_SYNC_OPTIONS);

@@ -52,8 +52,8 @@ async function syncOnce(
     backoff: { baseMs: 20, maxMs: 200 },
   });
   const summary = await runSync({ api, replica, options: { profile, ...options } });
-  // Every sync, whatever it met, leaves no reference dangling.
-  expectNoDanglingReferences(replica.sqlite, profile);
+  // Every sync, whatever it met, leaves no reference dangling (nobody is deleted in these tests).
+  expectNoDanglingReferences(replica.sqlite, profile, { includeWeak: true });
   return summary;
 }
 
