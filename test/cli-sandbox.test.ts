@@ -2,6 +2,7 @@
 // HTTP, stopped by signals; and its answers to bad options and --help.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,5 +221,63 @@ describe('vorort sandbox options', () => {
     expect(help).toContain('(default: 3600)');
     expect(help).toContain('(default: in memory)');
     expect(help).toContain('(default: today)');
+  });
+});
+
+// npm and npx run the command through `sh -c`; a signal sent to npm's own pid must still reach
+// the sandbox (bin/parent-shell.ts), which then stops cleanly.
+describe('npm start and npx vorort sandbox', () => {
+  /** Starts `command`, waits for the sandbox's URL, sends SIGINT to the pid of npm/npx itself. */
+  async function stopWithSigint(command: string, args: readonly string[]) {
+    const child = spawn(command, args, { cwd: process.cwd(), stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /API base URL\s+(http:\/\/\S+)/.exec(stdout);
+          if (match && stdout.includes('Ctrl+C to stop')) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited (${code}) early:\n${stderr}`)));
+      });
+      expect((await fetch(`${baseUrl}/personal/selbst`)).status).toBe(401);
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      child.kill('SIGINT');
+      const [code, signal] = await Promise.race([
+        exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no exit after SIGINT:\n${stderr}`)), 15_000).unref(),
+        ),
+      ]);
+      // The sandbox stopped itself cleanly (exit 0); npm then ends as after Ctrl+C on a terminal.
+      expect(stderr).toContain('vorort sandbox: SIGINT received, stopping');
+      expect(stderr).not.toContain('could not stop cleanly');
+      expect(code === 0 || code === 130 || signal === 'SIGINT', `${code} ${signal}`).toBe(true);
+      await expect(fetch(`${baseUrl}/personal/selbst`)).rejects.toThrow();
+      return { baseUrl, stderr };
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }
+
+  it('npm start takes the next free port when 8787 is taken, says so, and stops on a SIGINT to npm', async () => {
+    const holder = createServer();
+    const held = await new Promise<boolean>((resolve) => {
+      holder.once('error', () => resolve(false)); // taken already: as good for this test
+      holder.listen({ port: 8787, host: '127.0.0.1' }, () => resolve(true));
+    });
+    try {
+      const { baseUrl, stderr } = await stopWithSigint('npm', ['start', '--silent']);
+      expect(stderr).toMatch(/Port 8787 is taken, so the sandbox uses (port \d+|a free port)/);
+      expect(baseUrl).not.toBe('http://127.0.0.1:8787');
+    } finally {
+      if (held) holder.close();
+    }
+  });
+
+  it('npx vorort sandbox stops on a SIGINT to npx', async () => {
+    await stopWithSigint('npx', ['--no-install', 'vorort', 'sandbox', '--port', '0']);
   });
 });

@@ -516,3 +516,19 @@ describe('the summary of an incomplete sync', () => {
     expect(missingLines(summary({}))).toEqual([]);
   });
 });
+
+describe('--help', () => {
+  it('every command explains itself; sync lists the exit codes', async () => {
+    const sync = await vorort(['sync', '--help']);
+    expect(sync.code).toBe(0);
+    const help = sync.stdout.join('\n');
+    for (const code of ['0', '1', '2', '3', '4', '5', '130', '143'])
+      expect(help).toMatch(new RegExp(`^ {2}${code} +\\S`, 'm'));
+    expect(help).toContain('<db>.lock');
+    for (const command of [[], ['status'], ['sandbox']]) {
+      const run = await vorort([...command, '--help']);
+      expect(run.code, command.join(' ')).toBe(0);
+      expect(run.stdout[0]).toMatch(/^Usage: vorort/);
+    }
+  });
+});
