@@ -135,6 +135,13 @@ export function clearItemFailure(ctx: PullContext, collection: string, id: strin
     .run(collection, id);
 }
 
+/** The record is gone from the service (404): nothing left to retry. */
+export function forgetQuarantined(ctx: PullContext, collection: string, id: string): void {
+  ctx.writer
+    .statement('DELETE FROM quarantine WHERE collection = ? AND id = ?')
+    .run(collection, id);
+}
+
 function release(ctx: PullContext, collection: string, ids: readonly string[]): void {
   const remove = ctx.writer.statement('DELETE FROM quarantine WHERE collection = ? AND id = ?');
   for (const id of ids) remove.run(collection, id);

@@ -3,7 +3,7 @@
 // `von`. A full scan fetches date windows (bounding the size of one answer) and removes what the
 // service no longer lists. Occasions, types and the occasions' events come in `included`.
 import { addMonths, format, parseISO } from 'date-fns';
-import { collectPages, type Page } from '../../api';
+import { ApiError, collectPages, type Page } from '../../api';
 import { deferIndexesIfEmpty } from '../../db/deferred-indexes';
 import {
   anlassReferenzRow,
@@ -16,13 +16,14 @@ import {
   applyInChunks,
   guardMassDeletion,
   isFullScan,
+  isGone,
   missingIds,
   prefetched,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
-import { takeAnswer } from '../quarantine';
+import { forgetQuarantined, recordItemFailure, takeAnswer, tallyOf } from '../quarantine';
 
 const INCLUDE = ['anlass', 'typ', 'anlass.referenz'] as const;
 const WINDOWS_AHEAD = 6;
@@ -52,7 +53,7 @@ export function pullHours(ctx: PullContext) {
     let fullScan = resumed !== null || isFullScan(ctx, state);
     // Assigned inside fetchAndApply; declared wide so TypeScript does not narrow it to null.
     let serverDate = null as Date | null;
-    let records = 0;
+    let records = await retryQuarantined(ctx);
 
     const apply = async (page: Page<ServiceResource>) => {
       serverDate ??= page.serverDate;
@@ -107,9 +108,45 @@ export function pullHours(ctx: PullContext) {
       ctx.writer.statement("DELETE FROM scan_seen WHERE collection = 'helferstunden'").run();
       saveScanProgress(ctx, null);
     });
+    // A record quarantined by the scan is asked for by its id next time: the scan need not repeat.
+    tallyOf(ctx, 'helferstunden').holdWatermark = false;
     const scanDate = scan.serverDate === null ? null : new Date(scan.serverDate);
     return { records, deleted, fullScan, watermark: watermarkAt(ctx, scanDate) };
   });
+}
+
+/** At most this many quarantined entries are asked for again by id per sync. */
+const RETRIES_PER_SYNC = 50;
+
+/**
+ * Entries quarantined by an earlier sync, fetched again one by one (GET /helferstunden/{id}):
+ * readable now, they are applied and leave the quarantine; gone (404), they leave it too.
+ */
+async function retryQuarantined(ctx: PullContext): Promise<number> {
+  const ids = ctx.writer
+    .statement(
+      `SELECT id FROM quarantine WHERE collection = 'helferstunden' AND raw IS NOT NULL
+       ORDER BY last_seen_at LIMIT ${RETRIES_PER_SYNC}`,
+    )
+    .pluck()
+    .all() as string[];
+  let applied = 0;
+  for (const id of ids) {
+    try {
+      // The single GET takes no `include` (seed 4.4): its occasion and type are those already here.
+      const answer = await ctx.api.getHelferstunden(id, { signal: ctx.signal });
+      const page = { ...answer, data: [answer.data] };
+      takeAnswer(ctx, 'helferstunden', '', page, false);
+      await applyPage(ctx, page, applied);
+      applied += 1;
+    } catch (error) {
+      if (isGone(error)) forgetQuarantined(ctx, 'helferstunden', id);
+      else if (error instanceof ApiError && error.kind === 'malformed')
+        recordItemFailure(ctx, 'helferstunden', { type: 'helferstunden', id }, error);
+      else throw error;
+    }
+  }
+  return applied;
 }
 
 function startScan(ctx: PullContext): ScanProgress {
