@@ -18,6 +18,12 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** The OAuth base for user-info (`https://api.hiorg-server.de/oauth/v1`). Default: `<origin of baseUrl>/oauth/v1`. */
   oauthUrl?: string;
+  /**
+   * Where the interface's own versioned paths live (`/formulare/v1/liste`; the feed's
+   * `/ical/v1/...`): 'base' below the API base like every operation, as the seed writes them
+   * (the default, and where the sandbox serves them), or 'origin' at the host's root.
+   */
+  versionedPathsAt?: 'base' | 'origin';
   tokens: TokenSource;
   /** Requests in flight at once. Default 4. */
   maxInFlight?: number;
@@ -68,13 +74,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     options.onRequest?.(event);
     for (const listener of listeners) listener(event);
   };
-  const core = createCore(base, createTransport({ ...options, onRequest }));
+  const core = createCore(base, createTransport({ ...options, onRequest }), options.backoff);
   return {
     ...personalApi(core),
     ...organisationApi(core, authBase),
     ...kalenderApi(core),
     ...helferstundenApi(core),
-    ...messagesApi(core),
+    ...messagesApi(core, versionedBase(base, options.versionedPathsAt)),
     ...coursesApi(core),
     ...clientsApi(core),
     send: (method, path, sendOptions) => core.send(method, path, sendOptions),
@@ -85,4 +91,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return () => listeners.delete(observer);
     },
   };
+}
+
+/** The base of the versioned paths (see ApiClientOptions.versionedPathsAt). */
+export function versionedBase(base: URL, at: 'base' | 'origin' = 'base'): URL {
+  return at === 'origin' ? new URL('/', base.origin) : base;
 }

@@ -69,6 +69,20 @@ export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
 
 const utf8 = new TextDecoder();
 
+/**
+ * One request that fails for good is not "the service is unreachable": that takes a refused
+ * connection or a name that does not resolve, or as many failed attempts in a row as one request
+ * may make, with no answer from the service in between. Otherwise the request's failure is
+ * 'interrupted', and the sync goes on with the rest.
+ */
+const UNREACHABLE_CAUSES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
 /** Methods that may be sent again without changing the outcome; POST and PATCH never are (DESIGN rule 7). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -80,6 +94,8 @@ export function createTransport(options: TransportOptions): Transport {
   const maxRetries = options.maxRetries ?? 4;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const userAgent = options.userAgent ?? 'Vorort';
+  /** Attempts in a row that got no answer at all, across every request. */
+  let failuresInARow = 0;
 
   function reportWait(ms: number, reason: WaitEvent['reason'], request: HttpRequest): void {
     if (options.onWait && ms >= 1000)
@@ -135,12 +151,34 @@ export function createTransport(options: TransportOptions): Transport {
       // Waiting for a slot is what a cancelled caller must not be kept in; with a free slot the
       // attempt starts at once and its deadline notices the signal.
       const started = limit(() => attempt(request, token));
-      return await (slotFree ? started : abandonOnAbort(started, request.signal));
+      const response = await (slotFree ? started : abandonOnAbort(started, request.signal));
+      failuresInARow = 0;
+      return response;
     } catch (error) {
       if (error instanceof CancelledSignal) throw cancelled(request);
-      if (error instanceof ApiError) return error;
+      if (error instanceof ApiError) {
+        if (error.kind === 'network' || error.kind === 'timeout') failuresInARow += 1;
+        return error;
+      }
       throw error;
     }
+  }
+
+  /** A request's final failure: 'interrupted' unless the service looks unreachable as a whole. */
+  function judged(error: ApiError): ApiError {
+    if (error.kind !== 'network' && error.kind !== 'timeout') return error;
+    const refused = UNREACHABLE_CAUSES.has(causeCode(error) ?? '');
+    if (refused || failuresInARow > maxRetries) return error;
+    return new ApiError({
+      kind: 'interrupted',
+      method: error.method,
+      url: error.url,
+      problem:
+        error.kind === 'timeout'
+          ? `no complete answer within ${timeoutMs / 1000} s`
+          : (causeCode(error) ?? 'the connection was lost'),
+      cause: error,
+    });
   }
 
   return async function send(request) {
@@ -161,7 +199,7 @@ export function createTransport(options: TransportOptions): Transport {
         return outcome;
       }
       const error = outcome instanceof ApiError ? outcome : errorFromResponse(request, outcome);
-      if (!shouldRetry(request, error, retries, maxRetries)) throw error;
+      if (!shouldRetry(request, error, retries, maxRetries)) throw judged(error);
       const delayMs = retryDelayMs(retries, error.retryAfterSeconds, options.backoff);
       reportWait(delayMs, error.kind === 'throttled' ? 'service-limit' : 'retry', request);
       try {
@@ -255,6 +293,14 @@ function parseHttpDate(value: string | null): Date | null {
   if (value === null) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The system's error code behind a failed attempt (undici nests it in `cause`). */
+function causeCode(error: ApiError): string | undefined {
+  const cause = error.cause;
+  if (!(cause instanceof Error)) return undefined;
+  const inner = cause.cause instanceof Error ? cause.cause : cause;
+  return (inner as NodeJS.ErrnoException).code;
 }
 
 /** undici hides the reason (ECONNREFUSED, ...) in `cause`. */
