@@ -320,6 +320,37 @@ describe('errors', () => {
   });
 });
 
+describe('one lost request is not an unreachable service', () => {
+  // The connection of every request to /personal/selbst breaks before its answer; others are answered.
+  const handler: Handler = (q, r) => {
+    if (q.url?.endsWith('/personal/selbst')) r.socket?.destroy();
+    else sendJsonApi(r, { data: { type: 'orga', id: '1', attributes: { name: 'DRK' } } });
+  };
+
+  it('while the service answers other requests, it is interrupted (the sync goes on)', async () => {
+    const { client } = await serve(handler, { maxRetries: 2, maxInFlight: 2 });
+    const lost = apiError(client.getOwnUser());
+    let answered = 0;
+    const others = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await client.getOrganisation();
+        answered += 1;
+      }
+    })();
+    const error = await lost;
+    await others;
+    expect(answered).toBe(30);
+    expect(error.kind).toBe('interrupted');
+    expect(error.message).toMatch(/^The connection broke before the answer was complete/);
+    expect(isRetryable(error)).toBe(true);
+  });
+
+  it('when every attempt fails and nothing else is answered, the service is unreachable', async () => {
+    const { client } = await serve(handler, { maxRetries: 2 });
+    expect((await apiError(client.getOwnUser())).kind).toBe('network');
+  });
+});
+
 describe('retries', () => {
   it('retries a 500 with backoff, then gives up as server', async () => {
     const { server, client } = await serve(
