@@ -324,6 +324,8 @@ describe('--shapes real', () => {
     expect(labels).toContain('absent@user.qualifikationen');
     // other JSON types where the meaning stays clear
     expect(labels).toContain('number@user.plz');
+    // a phone field as a number: office extensions such as "4711" (demo/personnel.ts)
+    expect(labels).toContain('number@user.teldienst');
     expect(labels).toContain('numeric-string@helferstunden.stunden');
     expect(labels).toContain('numeric-string@course.max_participants');
     expect(labels).toContain('single@user.gruppen_namen');

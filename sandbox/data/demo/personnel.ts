@@ -300,7 +300,7 @@ function generateUser(
     username,
     kuerzel: `${vorname.charAt(0)}${nachname.slice(0, 2)}`.toUpperCase(),
     telpriv: random.chance(0.5) ? landlineNumber(random) : '',
-    teldienst: account || random.chance(0.15) ? landlineNumber(random) : '',
+    teldienst: officePhone(id, account || random.chance(0.15) ? landlineNumber(random) : ''),
     handy,
     email,
     adresse: `${faker.location.street()} ${random.int(1, 120)}${random.chance(0.1) ? random.pick(['a', 'b']) : ''}`,
@@ -368,6 +368,41 @@ function generateUser(
   generateChecks(ctx, id, attributes.fahrerlaubnis, plan);
   generateHonours(ctx, id, isMember ? joinDay : undefined);
   return { id, anrede, vorname, nachname, email, handy, gebdat, status };
+}
+
+/**
+ * The office phone: for about half of the people who have one, an internal extension such as
+ * `4711` (3 to 5 digits, no leading zero) instead of the full landline number. The choice and the
+ * digits come from the person's own stream (derivedStream), so the landline is still drawn from
+ * the shared stream and every other field stays as it was for the same seed.
+ */
+function officePhone(userId: string, landline: string): string {
+  if (landline === '') return landline;
+  const next = derivedStream(`teldienst\u0000${userId}`);
+  if (next() >= 0.5) return landline;
+  const length = 3 + Math.floor(next() * 3);
+  let extension = String(1 + Math.floor(next() * 9));
+  while (extension.length < length) extension += String(Math.floor(next() * 10));
+  return extension;
+}
+
+/**
+ * A small PRNG (FNV-1a of the key, then mulberry32) apart from ctx.random: for choices added to
+ * the generator later, keyed by something already drawn (a person's id), so that they draw
+ * nothing from the shared stream and shift no other field of the same seed.
+ */
+function derivedStream(key: string): () => number {
+  let state = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    state ^= key.charCodeAt(i);
+    state = Math.imul(state, 0x01000193);
+  }
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }
 
 function uniqueUsername(wanted: string, taken: Set<string>): string {
