@@ -303,6 +303,23 @@ describe('errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it.each([
+    ['base', '/core/v1/formulare/v1/liste?typ=u&id=u1'],
+    ['origin', '/formulare/v1/liste?typ=u&id=u1'],
+  ] as const)('asks for the versioned paths at the %s', async (at, path) => {
+    const { server, client } = await serve(
+      (_q, r) => {
+        r.writeHead(200, { 'content-type': 'application/json' });
+        r.end('[{"titel":"Antrag","aktion":{"typ":"link"}}]');
+      },
+      { versionedPathsAt: at },
+    );
+    expect(await client.listFormulare('u', 'u1')).toEqual([
+      { titel: 'Antrag', aktion: { typ: 'link' } },
+    ]);
+    expect(server.requests[0]?.url).toBe(path);
+  });
+
   it('says when nothing answers', async () => {
     const closed = await startLocalServer(() => {});
     const baseUrl = `${closed.origin}/core/v1`;

@@ -14,6 +14,7 @@ import { jsonLinesProgress, sayWaits, terminalProgress } from './progress';
 interface SyncCommandOptions {
   server: string;
   oauthUrl?: string;
+  versionedPaths: string;
   token: string;
   db: string;
   profile: string;
@@ -34,6 +35,11 @@ export function registerSyncCommand(program: Command): void {
     .option(
       '--oauth-url <url>',
       'base URL of the OAuth server, where userinfo lives (default: <origin of --server>/oauth/v1)',
+    )
+    .option(
+      '--versioned-paths <where>',
+      'where /formulare/v1 lives: base (below --server, as the seed writes it) or origin (the host root)',
+      'base',
     )
     .requiredOption('--token <token>', 'access token (Bearer)')
     .requiredOption('--db <file>', 'the replica (SQLite file; created when missing)')
@@ -103,6 +109,11 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   try {
     const baseUrl = parseHttpUrl(options.server, '--server');
     const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
+    if (options.versionedPaths !== 'base' && options.versionedPaths !== 'origin') {
+      throw new CliInputError(
+        `--versioned-paths must be base or origin, not "${options.versionedPaths}"`,
+      );
+    }
     if (options.profile !== 'office' && options.profile !== 'trainer') {
       throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
     }
@@ -122,6 +133,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     const api = createApiClient({
       baseUrl,
       ...(oauthUrl ? { oauthUrl } : {}),
+      versionedPathsAt: options.versionedPaths,
       tokens: staticToken(options.token.trim()),
       maxInFlight,
       ...(requestsPerMinute ? { requestsPerMinute } : {}),

@@ -276,6 +276,20 @@ describe('vorort: bad input exits 2 with one readable line', () => {
       ],
       /^vorort sync: --requests-per-minute must be a whole number of at least 1/,
     ],
+    [
+      [
+        'sync',
+        '--server',
+        'http://127.0.0.1:9',
+        '--token',
+        't',
+        '--db',
+        'x',
+        '--versioned-paths',
+        'nowhere',
+      ],
+      /^vorort sync: --versioned-paths must be base or origin, not "nowhere"/,
+    ],
     [['bogus'], /^vorort: unknown command 'bogus'/],
   ] as const)('%j', async ([args, message]) => {
     const run = await vorort([...args]);
