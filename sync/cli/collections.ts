@@ -1,4 +1,5 @@
 // The sync's collections in words for people, in one place for every line the CLI prints.
+import { COURSE_MODULE } from '../pull/engine';
 
 const LABELS: Record<string, string> = {
   userinfo: 'own account',
@@ -29,13 +30,4 @@ export function collectionLabel(collection: string): string {
 }
 
 /** Collections that make up the course module: an unlicensed module is said once, not per collection. */
-export const COURSE_MODULE_COLLECTIONS = new Set([
-  'course_types',
-  'uvts',
-  'clients',
-  'courses',
-  'participations',
-  'customfields',
-  'client_participants',
-  'formulare',
-]);
+export const COURSE_MODULE_COLLECTIONS: ReadonlySet<string> = new Set(COURSE_MODULE);

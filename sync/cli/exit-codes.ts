@@ -25,7 +25,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1    some collections failed (the rest is applied)
   2    bad input: options, arguments, or a --db that is not a usable replica
   3    network failure: the service could not be reached
-  4    login refused (401/403)
+  4    login refused (401; a 403 for one area is reported, not failed)
   5    another sync is using the replica (nothing was done)
   130  cancelled with Ctrl+C (SIGINT); what was synced is kept
   143  stopped by SIGTERM; what was synced is kept`;

@@ -194,7 +194,7 @@ export function missingLines(summary: SyncSummary): string[] {
   }
   if (summary.quarantined > 0)
     lines.push(
-      `${count(summary.quarantined)} ${summary.quarantined === 1 ? 'record' : 'records'} quarantined (vorort status --json lists them)`,
+      `${count(summary.quarantined)} ${summary.quarantined === 1 ? 'record' : 'records'} quarantined (vorort status --json counts them per collection)`,
     );
   let courseModuleSaid = false;
   for (const area of summary.unavailable) {

@@ -148,12 +148,21 @@ export function forEachItem<T>(
     try {
       await work(item);
     } catch (error) {
-      if (stopsTheSync(error) || isSkip(error) || ctx.signal?.aborted) throw error;
+      if (endsTheItemLoop(ctx, error)) throw error;
       recordItemFailure(ctx, collection, identify(item), error);
       return;
     }
     clearItemFailure(ctx, collection, id);
   });
+}
+
+/**
+ * Whether a failure of one item's request stops the loop over items: what would fail every item
+ * the same way (no login, no network, cancellation, a missing right or licence). Anything else
+ * costs only that item.
+ */
+export function endsTheItemLoop(ctx: PullContext, error: unknown): boolean {
+  return stopsTheSync(error) || isSkip(error) || ctx.signal?.aborted === true;
 }
 
 /**

@@ -49,7 +49,8 @@ export interface RunSyncInput {
   signal?: AbortSignal;
 }
 
-const COURSE_MODULE = [
+/** The collections of the course module (an unlicensed module, 423, skips them all). */
+export const COURSE_MODULE: readonly string[] = [
   'course_types',
   'uvts',
   'clients',

@@ -135,6 +135,27 @@ export function clearItemFailure(ctx: PullContext, collection: string, id: strin
     .run(collection, id);
 }
 
+/**
+ * A quarantined record asked for again by its id could not be read this time either (still
+ * unreadable, or the request failed): it stays in quarantine, counted as such, not as a failed
+ * item, so one record that stays broken does not fail every later sync.
+ */
+export function stillQuarantined(
+  ctx: PullContext,
+  collection: string,
+  id: string,
+  error: unknown,
+): void {
+  tallyOf(ctx, collection).quarantined += 1;
+  const reason = error instanceof Error ? error.message : String(error);
+  ctx.writer
+    .statement(
+      `UPDATE quarantine SET reason = ?, last_seen_at = ?, attempts = attempts + 1
+       WHERE collection = ? AND id = ? AND raw IS NOT NULL`,
+    )
+    .run(reason, new Date().toISOString(), collection, id);
+}
+
 /** The record is gone from the service (404): nothing left to retry. */
 export function forgetQuarantined(ctx: PullContext, collection: string, id: string): void {
   ctx.writer

@@ -523,7 +523,7 @@ describe('the summary of an incomplete sync', () => {
       ),
     ).toEqual([
       'checks and honours: 500 of 1,000 people so far (the next syncs continue)',
-      '3 records quarantined (vorort status --json lists them)',
+      '3 records quarantined (vorort status --json counts them per collection)',
       'no right to read courses',
       'course module not licensed',
     ]);

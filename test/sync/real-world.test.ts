@@ -172,7 +172,11 @@ describe('one unreadable record', () => {
 
       // Still broken: tried again (the incremental pull holds its watermark), still quarantined, nothing lost.
       const second = await syncOnce(sandbox, replica, 'office');
+      // A record that stays unreadable is reported again, and fails no sync (exit 0).
+      expect(second.ok, JSON.stringify(second.collections)).toBe(true);
       expect(second.collections.personal?.quarantined).toBe(1);
+      expect(second.collections.helferstunden?.quarantined).toBe(1);
+      expect(second.collections.helferstunden?.failedItems).toBeUndefined();
       expect(quarantined(replica)).toHaveLength(2);
       const attempts = replica.sqlite
         .prepare('SELECT attempts FROM quarantine WHERE id = ?')

@@ -160,6 +160,7 @@ describe('other JSON types: converted where clear, else no value, and counted', 
     expect(countConversions(() => integer('12')).value).toBe(12);
     expect(countConversions(() => integer(2.5))).toEqual({ value: undefined, conversions: 1 });
     expect(countConversions(() => number(true))).toEqual({ value: undefined, conversions: 1 });
+    expect(countConversions(() => number('1e999'))).toEqual({ value: undefined, conversions: 1 });
   });
 
   it('converts 1/0, "1"/"0" and "true"/"false" to booleans', () => {

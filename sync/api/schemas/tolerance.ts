@@ -137,7 +137,9 @@ export const number: Read<number> = (value) => {
     if (value === '') return undefined;
     if (NUMERIC.test(value)) {
       converted();
-      return Number(value);
+      const read = Number(value);
+      // "1e999" is numeric text, but no finite number: no value (counted once, here).
+      return Number.isFinite(read) ? read : undefined;
     }
   } else if (value === null || value === undefined) return undefined;
   converted();

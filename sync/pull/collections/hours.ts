@@ -3,7 +3,7 @@
 // `von`. A full scan fetches date windows (bounding the size of one answer) and removes what the
 // service no longer lists. Occasions, types and the occasions' events come in `included`.
 import { addMonths, format, parseISO } from 'date-fns';
-import { ApiError, collectPages, type Page } from '../../api';
+import { collectPages, type Page } from '../../api';
 import { deferIndexesIfEmpty } from '../../db/deferred-indexes';
 import {
   anlassReferenzRow,
@@ -14,6 +14,7 @@ import {
 } from '../../db/rows';
 import {
   applyInChunks,
+  endsTheItemLoop,
   guardMassDeletion,
   isFullScan,
   isGone,
@@ -23,7 +24,7 @@ import {
   watermarkAt,
   type PullContext,
 } from '../context';
-import { forgetQuarantined, recordItemFailure, takeAnswer, tallyOf } from '../quarantine';
+import { forgetQuarantined, stillQuarantined, takeAnswer, tallyOf } from '../quarantine';
 
 const INCLUDE = ['anlass', 'typ', 'anlass.referenz'] as const;
 const WINDOWS_AHEAD = 6;
@@ -120,7 +121,8 @@ const RETRIES_PER_SYNC = 50;
 
 /**
  * Entries quarantined by an earlier sync, fetched again one by one (GET /helferstunden/{id}):
- * readable now, they are applied and leave the quarantine; gone (404), they leave it too.
+ * readable now, they are applied and leave the quarantine; gone (404), they leave it too; still
+ * unreadable (or the request failed), they stay for the next sync without failing this one.
  */
 async function retryQuarantined(ctx: PullContext): Promise<number> {
   const ids = ctx.writer
@@ -141,9 +143,9 @@ async function retryQuarantined(ctx: PullContext): Promise<number> {
       applied += 1;
     } catch (error) {
       if (isGone(error)) forgetQuarantined(ctx, 'helferstunden', id);
-      else if (error instanceof ApiError && error.kind === 'malformed')
-        recordItemFailure(ctx, 'helferstunden', { type: 'helferstunden', id }, error);
-      else throw error;
+      else if (endsTheItemLoop(ctx, error)) throw error;
+      // Still unreadable, or this one request failed: it stays, and the rest of the pull goes on.
+      else stillQuarantined(ctx, 'helferstunden', id, error);
     }
   }
   return applied;

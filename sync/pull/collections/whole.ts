@@ -158,10 +158,14 @@ export async function replaceChildren(
   takeAnswer(ctx, spec.collection, spec.parent.id, answer, true);
   const { digest } = answer;
   // An answer with an unreadable record is never skipped as known: the record is tried again.
+  // The digest of an earlier answer goes too, or those bytes coming back (the record repaired as
+  // it was) would be skipped as unchanged and its quarantine entry never released.
   const remember =
-    digest !== undefined && digest !== known && answer.quarantined.length === 0
-      ? () => recordDigest(ctx, key, digest, answer.data.length)
-      : undefined;
+    answer.quarantined.length > 0
+      ? () => ctx.writer.statement('DELETE FROM answer_digests WHERE key = ?').run(key)
+      : digest !== undefined && digest !== known
+        ? () => recordDigest(ctx, key, digest, answer.data.length)
+        : undefined;
   const deleted = await replaceRows(ctx, { ...spec, scope }, answer, remember);
   return { records: answer.data.length, deleted };
 }
