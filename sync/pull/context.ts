@@ -51,6 +51,8 @@ export interface PullContext {
   appliedDigests: Map<string, ReadonlyMap<string, string>>;
   /** Per collection: what the reader set aside or converted, and items that failed (sync/pull/quarantine). */
   tallies: Map<string, ReadTally>;
+  /** Collections that may have entries in the quarantine table: the others skip its bookkeeping. */
+  quarantineHolders: Set<string>;
 }
 
 /** What a strategy reports; `watermark` undefined leaves it unchanged, null clears it. */

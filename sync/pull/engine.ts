@@ -104,6 +104,12 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     writtenRelated: new Map(),
     appliedDigests: new Map(),
     tallies: new Map(),
+    quarantineHolders: new Set(
+      input.replica.sqlite
+        .prepare('SELECT DISTINCT collection FROM quarantine')
+        .pluck()
+        .all() as string[],
+    ),
   };
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.

@@ -55,6 +55,9 @@ export function takeAnswer(
   const tally = tallyOf(ctx, collection);
   tally.conversions += answer.conversions;
   tally.quarantined += answer.quarantined.length;
+  // The common case, a clean answer where nothing is in quarantine, costs no statement at all.
+  if (answer.quarantined.length === 0 && !hasQuarantine(ctx, collection)) return;
+  if (answer.quarantined.length > 0) ctx.quarantineHolders.add(collection);
   const { writer } = ctx;
   const now = new Date().toISOString();
   writer.transaction(() => {
@@ -95,7 +98,7 @@ export function takeAnswer(
         collection,
         filed.filter((id) => !keep.has(id)),
       );
-    } else if (answer.data.length > 0 && hasQuarantine(ctx, collection)) {
+    } else if (answer.data.length > 0) {
       release(
         ctx,
         collection,
@@ -113,6 +116,7 @@ export function recordItemFailure(
   error: unknown,
 ): void {
   tallyOf(ctx, collection).failedItems += 1;
+  ctx.quarantineHolders.add(collection);
   const now = new Date().toISOString();
   const reason = error instanceof Error ? error.message : String(error);
   ctx.writer.transaction(() =>
@@ -168,11 +172,7 @@ function release(ctx: PullContext, collection: string, ids: readonly string[]): 
   for (const id of ids) remove.run(collection, id);
 }
 
-/** Cheap guard so that the common case (nothing in quarantine) costs one indexed look-up. */
+/** Whether the collection may have entries in quarantine (known at the sync's start, kept up to date). */
 function hasQuarantine(ctx: PullContext, collection: string): boolean {
-  return (
-    ctx.writer
-      .statement('SELECT 1 FROM quarantine WHERE collection = ? LIMIT 1')
-      .get(collection) !== undefined
-  );
+  return ctx.quarantineHolders.has(collection);
 }
