@@ -119,8 +119,9 @@ export const MIGRATIONS: readonly string[] = [
   -- A record the service sent that could not be read (raw JSON kept), or a per-item request that
   -- failed (raw NULL): skipped, reported, and tried again on the next sync (DESIGN rule 14).
   -- parent: the scope the record came in ('' for a whole collection, else e.g. a course id).
+  -- part: 'data' or 'included', where in its answer the record was.
   CREATE TABLE quarantine (collection TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL,
-    parent TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL, raw TEXT, url TEXT,
+    parent TEXT NOT NULL DEFAULT '', part TEXT NOT NULL DEFAULT 'data', reason TEXT NOT NULL, raw TEXT, url TEXT,
     first_seen_at TEXT NOT NULL, last_seen_at TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (collection, type, id));
   -- A scan that spans several syncs (the windows of everyone's hours): where it stands (JSON),

@@ -256,6 +256,8 @@ export interface QuarantineTable {
   id: string;
   /** The scope the record came in: '' for a whole collection, else its parent's id. */
   parent: string;
+  /** Where in its answer: 'data' or 'included'. */
+  part: string;
   reason: string;
   /** The record as the service sent it; null for a per-item request that failed. */
   raw: string | null;

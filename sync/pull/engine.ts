@@ -24,6 +24,7 @@ import { pullEndpointTrainings, pullPersonal } from './collections/personal';
 import { pullSingleton, pullWhole } from './collections/whole';
 import { historyWindows } from './collections/hours';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
+import { pruneOrphans } from './quarantine';
 import { readState, setMeta, writeState } from './state';
 
 export interface SyncSummary {
@@ -281,6 +282,7 @@ function finish(
     return index === -1 ? SUMMARY_ORDER.length : index;
   };
   noteUnfinishedScan(ctx);
+  pruneOrphans(ctx);
   const collections = Object.fromEntries([...ctx.results].sort(([a], [b]) => rank(a) - rank(b)));
   const results = Object.values(collections);
   const summary: SyncSummary = {

@@ -3,6 +3,7 @@
 // the reason, reported in the summary, and tried again on the next sync; a record that reads
 // cleanly again, or that its complete scope no longer lists, leaves the quarantine.
 import type { QuarantinedRecord } from '../api';
+import type { TableName } from '../db/schema';
 import type { PullContext } from './context';
 
 /**
@@ -36,6 +37,8 @@ export function tallyOf(ctx: PullContext, collection: string): ReadTally {
 /** An answer as the reader left it: what could be read, what could not, and how much was converted. */
 export interface ReadAnswer {
   data: readonly { id: string }[];
+  /** Resources that came along: an included record quarantined earlier leaves when it reads cleanly. */
+  included?: readonly { type: string; id: string }[];
   quarantined: readonly QuarantinedRecord[];
   conversions: number;
 }
@@ -64,10 +67,10 @@ export function takeAnswer(
     for (const record of answer.quarantined) {
       const attempts = writer
         .statement(
-          `INSERT INTO quarantine (collection, type, id, parent, reason, raw, url, first_seen_at, last_seen_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO quarantine (collection, type, id, parent, part, reason, raw, url, first_seen_at, last_seen_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (collection, type, id) DO UPDATE SET parent = excluded.parent,
-             reason = excluded.reason, raw = excluded.raw, url = excluded.url,
+             part = excluded.part, reason = excluded.reason, raw = excluded.raw, url = excluded.url,
              last_seen_at = excluded.last_seen_at, attempts = attempts + 1
            RETURNING attempts`,
         )
@@ -77,6 +80,7 @@ export function takeAnswer(
           record.type,
           record.id,
           parent,
+          record.where.startsWith('included') ? 'included' : 'data',
           record.reason,
           record.raw,
           record.url,
@@ -85,27 +89,52 @@ export function takeAnswer(
         ) as number;
       if (attempts < WATERMARK_HOLD_ATTEMPTS) tally.holdWatermark = true;
     }
-    if (complete) {
-      const keep = new Set(answer.quarantined.map((r) => r.id));
-      const filed = writer
-        .statement(
-          'SELECT id FROM quarantine WHERE collection = ? AND parent = ? AND raw IS NOT NULL',
-        )
-        .pluck()
-        .all(collection, parent) as string[];
-      release(
+    const unreadable = answer.quarantined.filter((r) => !r.where.startsWith('included'));
+    if (complete)
+      releaseUnlisted(
         ctx,
         collection,
-        filed.filter((id) => !keep.has(id)),
+        parent,
+        [...answer.data, ...unreadable].map((r) => r.id),
       );
-    } else if (answer.data.length > 0) {
+    else
       release(
         ctx,
         collection,
         answer.data.map((r) => r.id),
       );
-    }
+    const remove = writer.statement(
+      "DELETE FROM quarantine WHERE collection = ? AND part = 'included' AND type = ? AND id = ?",
+    );
+    for (const resource of answer.included ?? [])
+      remove.run(collection, resource.type, resource.id);
   });
+}
+
+/**
+ * After an answer (or a scan of several) that lists a whole scope: its records in quarantine
+ * that it no longer lists are gone from the service, and leave the quarantine too.
+ */
+export function releaseUnlisted(
+  ctx: PullContext,
+  collection: string,
+  parent: string,
+  listed: Iterable<string>,
+): void {
+  if (!hasQuarantine(ctx, collection)) return;
+  const keep = new Set(listed);
+  const filed = ctx.writer
+    .statement(
+      `SELECT id FROM quarantine WHERE collection = ? AND parent = ? AND part = 'data'
+       AND raw IS NOT NULL`,
+    )
+    .pluck()
+    .all(collection, parent) as string[];
+  release(
+    ctx,
+    collection,
+    filed.filter((id) => !keep.has(id)),
+  );
 }
 
 /** A per-item request that failed for good: recorded, and the item is tried again next sync. */
@@ -122,8 +151,8 @@ export function recordItemFailure(
   ctx.writer.transaction(() =>
     ctx.writer
       .statement(
-        `INSERT INTO quarantine (collection, type, id, parent, reason, raw, url, first_seen_at, last_seen_at)
-         VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)
+        `INSERT INTO quarantine (collection, type, id, parent, part, reason, raw, url, first_seen_at, last_seen_at)
+         VALUES (?, ?, ?, ?, 'data', ?, NULL, NULL, ?, ?)
          ON CONFLICT (collection, type, id) DO UPDATE SET reason = excluded.reason,
            last_seen_at = excluded.last_seen_at, attempts = attempts + 1`,
       )
@@ -167,9 +196,52 @@ export function forgetQuarantined(ctx: PullContext, collection: string, id: stri
     .run(collection, id);
 }
 
+/** Records of the answer's main data that read cleanly now (their type may be spelled otherwise). */
 function release(ctx: PullContext, collection: string, ids: readonly string[]): void {
-  const remove = ctx.writer.statement('DELETE FROM quarantine WHERE collection = ? AND id = ?');
+  const remove = ctx.writer.statement(
+    "DELETE FROM quarantine WHERE collection = ? AND part = 'data' AND id = ?",
+  );
   for (const id of ids) remove.run(collection, id);
+}
+
+/** Where the parents of a per-parent collection live (the `parent` of its entries). */
+const PARENT_TABLES: Readonly<Record<string, TableName>> = {
+  ueberpruefungen: 'users',
+  ehrungen: 'users',
+  ausbildungen: 'users',
+  participations: 'courses',
+  customfields: 'courses',
+  client_participants: 'clients',
+};
+
+/** Where the items of a failed per-item request live, by the item's type. */
+const ITEM_TABLES: Readonly<Record<string, TableName>> = {
+  user: 'users',
+  course: 'courses',
+  client: 'clients',
+};
+
+/**
+ * Entries whose parent or item has left the replica (a person deleted, a course out of the
+ * window): nothing will ask for them again, so they leave the quarantine. Run once per sync.
+ */
+export function pruneOrphans(ctx: PullContext): void {
+  if (ctx.quarantineHolders.size === 0) return;
+  ctx.writer.transaction(() => {
+    for (const [collection, table] of Object.entries(PARENT_TABLES))
+      ctx.writer
+        .statement(
+          `DELETE FROM quarantine WHERE collection = ? AND parent <> ''
+           AND parent NOT IN (SELECT id FROM ${table})`,
+        )
+        .run(collection);
+    for (const [type, table] of Object.entries(ITEM_TABLES))
+      ctx.writer
+        .statement(
+          `DELETE FROM quarantine WHERE raw IS NULL AND type = ? AND id NOT IN (SELECT id FROM ${table})`,
+        )
+        .run(type);
+  });
 }
 
 /** Whether the collection may have entries in quarantine (known at the sync's start, kept up to date). */

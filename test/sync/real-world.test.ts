@@ -45,6 +45,8 @@ async function syncOnce(
   profile: Profile,
   options: Partial<SyncOptions> = {},
   token = userOf(sandbox, profile).accessToken,
+  /** False where the test deletes people on the service (references to people are weak). */
+  includeWeak = true,
 ): Promise<SyncSummary> {
   const api = createApiClient({
     baseUrl: sandbox.baseUrl,
@@ -52,8 +54,8 @@ async function syncOnce(
     backoff: { baseMs: 20, maxMs: 200 },
   });
   const summary = await runSync({ api, replica, options: { profile, ...options } });
-  // Every sync, whatever it met, leaves no reference dangling (nobody is deleted in these tests).
-  expectNoDanglingReferences(replica.sqlite, profile, { includeWeak: true });
+  // Every sync, whatever it met, leaves no reference dangling.
+  expectNoDanglingReferences(replica.sqlite, profile, { includeWeak });
   return summary;
 }
 
@@ -193,6 +195,40 @@ describe('one unreadable record', () => {
       expect(has('users', broken.id)).toBe(true);
       expect(has('helferstunden', brokenHour.id)).toBe(true);
       expect(quarantined(replica)).toEqual([]);
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('the quarantine', () => {
+  it('lets go of records the service deleted, and of those whose parent left the replica', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 6 });
+    const replica = openReplica(tempFile('quarantine-gone.sqlite'));
+    try {
+      const office = userOf(sandbox, 'office').id;
+      const ownerOf = (c: { relationships?: unknown }) =>
+        (c.relationships as { user: { id: string } }).user.id;
+      const check = sandbox.store.all('ueberpruefung').find((c) => ownerOf(c) !== office)!;
+      const checkOwner = ownerOf(check);
+      const person = sandbox.store.all('user').find((u) => u.id !== checkOwner && u.id !== office)!;
+      sandbox.breakRecord('user', person.id);
+      sandbox.breakRecord('ueberpruefung', check.id);
+      await syncOnce(sandbox, replica, 'office', { full: true });
+      expect(quarantined(replica).map((q) => q.id)).toEqual(
+        expect.arrayContaining([person.id, check.id]),
+      );
+
+      // Both people are deleted on the service: the next full scan forgets their entries.
+      sandbox.store.remove('user', person.id);
+      sandbox.store.remove('user', checkOwner);
+      const token = userOf(sandbox, 'office').accessToken;
+      const summary = await syncOnce(sandbox, replica, 'office', { full: true }, token, false);
+      expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
+      expect(quarantined(replica)).toEqual([]);
+      const status = await createQueryService(replica).query('sync.status', {});
+      expect(status.quarantine.total).toBe(0);
     } finally {
       await replica.close();
       await sandbox.close();

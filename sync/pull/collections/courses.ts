@@ -67,6 +67,7 @@ export function pullCourses(ctx: PullContext) {
       '',
       {
         data: courses,
+        included,
         quarantined: unreadable,
         conversions: pages.reduce((sum, p) => sum + p.conversions, 0),
       },

@@ -36,8 +36,9 @@ interface HoursQuery {
 }
 
 /**
- * A full scan spans several syncs when it must: each window is applied with its progress in one
- * transaction, so the next sync goes on with the next window instead of starting over.
+ * A full scan spans several syncs when it must: once a window is applied, its progress is saved,
+ * so the next sync goes on with the next window instead of starting over (a crash in between
+ * applies that window again, which upserts make harmless; no window is ever skipped).
  */
 interface ScanProgress {
   /** `von` of the windows applied so far. */
@@ -127,7 +128,7 @@ const RETRIES_PER_SYNC = 50;
 async function retryQuarantined(ctx: PullContext): Promise<number> {
   const ids = ctx.writer
     .statement(
-      `SELECT id FROM quarantine WHERE collection = 'helferstunden' AND raw IS NOT NULL
+      `SELECT id FROM quarantine WHERE collection = 'helferstunden' AND part = 'data' AND raw IS NOT NULL
        ORDER BY last_seen_at LIMIT ${RETRIES_PER_SYNC}`,
     )
     .pluck()

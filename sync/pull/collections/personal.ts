@@ -24,7 +24,7 @@ import {
   watermarkAt,
   type PullContext,
 } from '../context';
-import { takeAnswer } from '../quarantine';
+import { releaseUnlisted, takeAnswer } from '../quarantine';
 import { replaceRows } from './whole';
 
 export function pullPersonal(ctx: PullContext) {
@@ -73,6 +73,7 @@ export function pullPersonal(ctx: PullContext) {
     }
     let deleted = 0;
     if (fullScan) {
+      releaseUnlisted(ctx, 'personal', '', seen);
       const gone = missingIds(ctx, 'users', seen);
       guardMassDeletion(
         'personal',

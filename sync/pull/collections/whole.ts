@@ -76,7 +76,10 @@ export async function replaceRows(
   const referenced = candidates.length ? referencedIds(ctx.replica.sqlite, spec.table) : undefined;
   const gone = candidates.filter((id) => !referenced?.has(id));
   const complete = () => {
-    const deleted = ctx.writer.deleteWhereIn(spec.table, 'id', gone);
+    // Within the scope only: an id may recur under another parent (a client's participants).
+    const deleted = spec.scope
+      ? deleteInScope(ctx, spec.table, spec.scope, gone)
+      : ctx.writer.deleteWhereIn(spec.table, 'id', gone);
     onComplete?.();
     return deleted;
   };
@@ -94,6 +97,18 @@ export async function replaceRows(
   }
   await upsertChunked(ctx, spec.collection, spec.table, rows);
   return ctx.writer.transaction(complete);
+}
+
+function deleteInScope(
+  ctx: PullContext,
+  table: TableName,
+  scope: { where: string; params: unknown[] },
+  ids: readonly string[],
+): number {
+  const remove = ctx.writer.statement(`DELETE FROM ${table} WHERE (${scope.where}) AND id = ?`);
+  let deleted = 0;
+  for (const id of ids) deleted += remove.run(...scope.params, id).changes;
+  return deleted;
 }
 
 /** False for a related record already written with the same base earlier in this sync. */
