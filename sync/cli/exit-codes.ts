@@ -22,7 +22,7 @@ export const EXIT = {
 /** The exit codes as `vorort sync --help` and the README list them. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
-  1    some collections failed (the rest is applied)
+  1    some collections or items failed (the rest is applied)
   2    bad input: options, arguments, or a --db that is not a usable replica
   3    network failure: the service could not be reached
   4    login refused (401; a 403 for one area is reported, not failed)

@@ -7,6 +7,7 @@ import { collectPages } from '../../api';
 import {
   forEachItem,
   isGone,
+  progressBatches,
   isPeriodicFullRun,
   runCollection,
   watermarkAt,
@@ -25,36 +26,37 @@ export function pullPersonDetails(ctx: PullContext) {
     let done = 0;
     let records = 0;
     let deleted = 0;
-    const setWatermark = ctx.writer.statement(
-      'UPDATE users SET details_watermark = ? WHERE id = ?',
-    );
-    await forEachItem(
-      ctx,
-      'person_details',
-      people,
-      (person) => ({ type: 'user', id: person.id }),
-      async (person) => {
-        try {
-          const [checks, honours] = await Promise.all([
-            refreshChecks(ctx, person.id, fullScan ? null : person.details_watermark),
-            refreshHonours(ctx, person.id, !fullScan),
-          ]);
-          deleted += checks.deleted + honours.deleted;
-          records += checks.records + honours.records;
-          // Progress per person: a later failure does not send this person's requests again.
-          if (checks.watermark)
-            ctx.writer.transaction(() => setWatermark.run(checks.watermark, person.id));
-        } catch (error) {
-          if (!isGone(error)) throw error;
-          // The person was deleted on the service: so are they here (their details cascade).
-          deleted += ctx.writer.transaction(() =>
-            ctx.writer.deleteWhereIn('users', 'id', [person.id]),
-          );
-        }
-        done += 1;
-        ctx.progress({ collection: 'person_details', done, total: people.length });
-      },
-    );
+    const watermarks = progressBatches(ctx, 'UPDATE users SET details_watermark = ? WHERE id = ?');
+    try {
+      await forEachItem(
+        ctx,
+        'person_details',
+        people,
+        (person) => ({ type: 'user', id: person.id }),
+        async (person) => {
+          try {
+            const [checks, honours] = await Promise.all([
+              refreshChecks(ctx, person.id, fullScan ? null : person.details_watermark),
+              refreshHonours(ctx, person.id, !fullScan),
+            ]);
+            deleted += checks.deleted + honours.deleted;
+            records += checks.records + honours.records;
+            // Progress per person: a later failure does not send this person's requests again.
+            if (checks.watermark) watermarks.add(checks.watermark, person.id);
+          } catch (error) {
+            if (!isGone(error)) throw error;
+            // The person was deleted on the service: so are they here (their details cascade).
+            deleted += ctx.writer.transaction(() =>
+              ctx.writer.deleteWhereIn('users', 'id', [person.id]),
+            );
+          }
+          done += 1;
+          ctx.progress({ collection: 'person_details', done, total: people.length });
+        },
+      );
+    } finally {
+      watermarks.flush();
+    }
     const remaining =
       ctx.options.profile === 'office' ? remainingPeople(ctx, 'details_watermark') : undefined;
     return { records, deleted, fullScan, remaining };

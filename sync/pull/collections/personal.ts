@@ -20,6 +20,7 @@ import {
   isGone,
   isPeriodicFullRun,
   missingIds,
+  progressBatches,
   runCollection,
   watermarkAt,
   type PullContext,
@@ -172,61 +173,66 @@ export function pullEndpointTrainings(ctx: PullContext) {
     let records = 0;
     let deleted = 0;
     let done = 0;
-    const setWatermark = ctx.writer.statement(
+    const watermarks = progressBatches(
+      ctx,
       'UPDATE users SET trainings_watermark = ? WHERE id = ?',
     );
-    await forEachItem(
-      ctx,
-      'ausbildungen',
-      people,
-      (person) => ({ type: 'user', id: person.id }),
-      async (person) => {
-        const since = fullRun ? null : person.trainings_watermark;
-        try {
-          const answer = await collectPages(
-            ctx.api.listAusbildungen(person.id, {
-              ...(since ? { updatedSince: since } : {}),
-              signal: ctx.signal,
-            }),
-          );
-          takeAnswer(ctx, 'ausbildungen', person.id, answer, since === null);
-          const toRow = (a: ServiceResource, syncedAt: string) =>
-            ausbildungRow(a, person.id, syncedAt);
-          if (since) {
-            ctx.writer.transaction(() =>
-              ctx.writer.upsert(
-                'ausbildungen',
-                answer.data.map((a) => toRow(a, ctx.syncedAt)),
-              ),
+    try {
+      await forEachItem(
+        ctx,
+        'ausbildungen',
+        people,
+        (person) => ({ type: 'user', id: person.id }),
+        async (person) => {
+          const since = fullRun ? null : person.trainings_watermark;
+          try {
+            const answer = await collectPages(
+              ctx.api.listAusbildungen(person.id, {
+                ...(since ? { updatedSince: since } : {}),
+                signal: ctx.signal,
+              }),
             );
-          } else {
-            deleted += await replaceRows(
-              ctx,
-              {
-                collection: 'ausbildungen',
-                table: 'ausbildungen',
-                toRow,
-                scope: { where: 'user_id = ?', params: [person.id] },
-              },
-              answer,
+            takeAnswer(ctx, 'ausbildungen', person.id, answer, since === null);
+            const toRow = (a: ServiceResource, syncedAt: string) =>
+              ausbildungRow(a, person.id, syncedAt);
+            if (since) {
+              ctx.writer.transaction(() =>
+                ctx.writer.upsert(
+                  'ausbildungen',
+                  answer.data.map((a) => toRow(a, ctx.syncedAt)),
+                ),
+              );
+            } else {
+              deleted += await replaceRows(
+                ctx,
+                {
+                  collection: 'ausbildungen',
+                  table: 'ausbildungen',
+                  toRow,
+                  scope: { where: 'user_id = ?', params: [person.id] },
+                },
+                answer,
+              );
+            }
+            records += answer.data.length;
+            // Progress per person: the next sync goes on from here, whatever happens later.
+            const watermark = answer.quarantined.length
+              ? undefined
+              : watermarkAt(ctx, answer.serverDate);
+            if (watermark) watermarks.add(watermark, person.id);
+          } catch (error) {
+            if (!isGone(error)) throw error;
+            deleted += ctx.writer.transaction(() =>
+              ctx.writer.deleteWhereIn('users', 'id', [person.id]),
             );
           }
-          records += answer.data.length;
-          // Progress per person: the next sync goes on from here, whatever happens later.
-          const watermark = answer.quarantined.length
-            ? undefined
-            : watermarkAt(ctx, answer.serverDate);
-          if (watermark) ctx.writer.transaction(() => setWatermark.run(watermark, person.id));
-        } catch (error) {
-          if (!isGone(error)) throw error;
-          deleted += ctx.writer.transaction(() =>
-            ctx.writer.deleteWhereIn('users', 'id', [person.id]),
-          );
-        }
-        done += 1;
-        ctx.progress({ collection: 'ausbildungen', done, total: people.length });
-      },
-    );
+          done += 1;
+          ctx.progress({ collection: 'ausbildungen', done, total: people.length });
+        },
+      );
+    } finally {
+      watermarks.flush();
+    }
     return {
       records,
       deleted,
