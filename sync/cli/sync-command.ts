@@ -192,9 +192,19 @@ export function missingLines(summary: SyncSummary): string[] {
         `${collectionLabel(collection)}: ${count(result.remaining.done)} of ${count(result.remaining.total)} ${result.remaining.what} so far (the next syncs continue)`,
       );
   }
-  if (summary.quarantined > 0)
+  for (const [collection, result] of Object.entries(summary.collections)) {
+    if (result.failedItems)
+      lines.push(
+        `${collectionLabel(collection)}: ${count(result.failedItems)} ${result.failedItems === 1 ? 'request' : 'requests'} failed (tried again next sync)`,
+      );
+  }
+  const unreadable = Object.values(summary.collections).reduce(
+    (sum, result) => sum + (result.quarantined ?? 0),
+    0,
+  );
+  if (unreadable > 0)
     lines.push(
-      `${count(summary.quarantined)} ${summary.quarantined === 1 ? 'record' : 'records'} quarantined (vorort status --json counts them per collection)`,
+      `${count(unreadable)} unreadable ${unreadable === 1 ? 'record' : 'records'} quarantined and asked for again next sync (vorort status --json counts them per collection)`,
     );
   let courseModuleSaid = false;
   for (const area of summary.unavailable) {

@@ -511,9 +511,14 @@ describe('the summary of an incomplete sync', () => {
       missingLines(
         summary({
           collections: {
-            person_details: { ...result, remaining: { done: 500, total: 1000, what: 'people' } },
+            personal: { ...result, quarantined: 3 },
+            person_details: {
+              ...result,
+              remaining: { done: 500, total: 1000, what: 'people' },
+              failedItems: 2,
+            },
           },
-          quarantined: 3,
+          quarantined: 5,
           unavailable: [
             { collection: 'courses', reason: 'forbidden', message: '' },
             { collection: 'course_types', reason: 'unlicensed', message: '' },
@@ -523,7 +528,8 @@ describe('the summary of an incomplete sync', () => {
       ),
     ).toEqual([
       'checks and honours: 500 of 1,000 people so far (the next syncs continue)',
-      '3 records quarantined (vorort status --json counts them per collection)',
+      'checks and honours: 2 requests failed (tried again next sync)',
+      '3 unreadable records quarantined and asked for again next sync (vorort status --json counts them per collection)',
       'no right to read courses',
       'course module not licensed',
     ]);
