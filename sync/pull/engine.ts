@@ -1,6 +1,7 @@
 // One sync: every collection of the profile, in an order where parents come before children.
 import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api';
+import { AREAS } from '../contract';
 import type { Replica } from '../db/open';
 import {
   baseOf,
@@ -50,17 +51,11 @@ export interface RunSyncInput {
   signal?: AbortSignal;
 }
 
-/** The collections of the course module (an unlicensed module, 423, skips them all). */
-export const COURSE_MODULE: readonly string[] = [
-  'course_types',
-  'uvts',
-  'clients',
-  'courses',
-  'participations',
-  'customfields',
-  'client_participants',
-  'formulare',
-];
+/**
+ * The collections of the course module (an unlicensed module, 423, skips them all): the courses
+ * area, course_types first, and the forms, which are pulled with the courses.
+ */
+export const COURSE_MODULE: readonly string[] = [...AREAS.courses, 'formulare'];
 
 /** The order of a summary's collections (they are pulled side by side, so they finish in any order). */
 const SUMMARY_ORDER = [
