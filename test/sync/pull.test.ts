@@ -1,7 +1,4 @@
 // The replica and the pull against the real sandbox over HTTP, with real SQLite files.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { ApiError, createApiClient, staticToken } from '../../sync/api';
@@ -18,18 +15,11 @@ import {
   type OracleTarget,
 } from '../support/service-oracle';
 import { expectNoDanglingReferences } from '../support/replica-snapshot';
+import { temporaryFiles } from '../support/temp-files';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const dirs: string[] = [];
-function tempFile(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vorort-pull-'));
-  dirs.push(dir);
-  return join(dir, name);
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = temporaryFiles('pull');
 
 function tokenOf(sandbox: Sandbox, role: 'office' | 'trainer' | 'member') {
   const user = sandbox.users.find((u) => u.role === role);

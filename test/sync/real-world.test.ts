@@ -2,10 +2,7 @@
 // as public clients of the real service record them give the same replica as our uniform
 // sandbox; an unreadable record costs only itself; a missing right is said per area; and a sync
 // converges through a heavy fault mix. Real HTTP against the sandbox, real SQLite files.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROLE_SCOPES } from '../../sandbox/auth/index';
 import { startSandbox, type SandboxOptions } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../../sync/api';
@@ -19,19 +16,12 @@ import {
   snapshotReplica,
   type SnapshotOptions,
 } from '../support/replica-snapshot';
+import { temporaryFiles } from '../support/temp-files';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 type Profile = 'office' | 'trainer';
 
-const dirs: string[] = [];
-function tempFile(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vorort-real-'));
-  dirs.push(dir);
-  return join(dir, name);
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = temporaryFiles('real');
 
 function userOf(sandbox: Sandbox, role: Profile) {
   const user = sandbox.users.find((u) => u.role === role);
