@@ -3,7 +3,7 @@ export { createApiClient, type ApiClient, type ApiClientOptions } from './client
 export type { RequestOptions, SendOptions, SentDocument, WriteMethod } from './core';
 export { ApiError, isRetryable, type ApiErrorKind, type ServiceErrorObject } from './errors';
 export { indexIncluded, relatedIds, type IncludedIndex } from './included';
-export { normalizeEmpty } from './normalize';
+export { isNoValue } from './schemas/tolerance';
 export {
   collectPages,
   type Collected,

@@ -2,23 +2,23 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter, retryDelayMs } from './backoff';
 import { indexIncluded, relatedIds } from './included';
-import { normalizeEmpty } from './normalize';
 import { createRateLimiter } from './rate-limiter';
 import { helferstundenResource } from './schemas/helferstunden';
 import { userResource } from './schemas/personal';
+import { isNoValue } from './schemas/tolerance';
 import { buildUrl, formatDateTime, normalizeBase, resolveLink } from './urls';
 
-describe('normalizeEmpty', () => {
-  it('turns the service empty forms into null and keeps everything else', () => {
-    expect(normalizeEmpty('')).toBeNull();
-    expect(normalizeEmpty('0000-00-00')).toBeNull();
-    expect(normalizeEmpty('0000-00-00 00:00:00')).toBeNull();
-    expect(normalizeEmpty(undefined)).toBeNull();
-    expect(normalizeEmpty(null)).toBeNull();
-    expect(normalizeEmpty('2026-03-01')).toBe('2026-03-01');
-    expect(normalizeEmpty(0)).toBe(0);
-    expect(normalizeEmpty(false)).toBe(false);
-    expect(normalizeEmpty(' ')).toBe(' ');
+describe('isNoValue', () => {
+  it('knows the service empty forms and nothing else', () => {
+    expect(isNoValue('')).toBe(true);
+    expect(isNoValue('0000-00-00')).toBe(true);
+    expect(isNoValue('0000-00-00 00:00:00')).toBe(true);
+    expect(isNoValue(undefined)).toBe(true);
+    expect(isNoValue(null)).toBe(true);
+    expect(isNoValue('2026-03-01')).toBe(false);
+    expect(isNoValue(0)).toBe(false);
+    expect(isNoValue(false)).toBe(false);
+    expect(isNoValue(' ')).toBe(false);
   });
 });
 

@@ -30,17 +30,14 @@ import type {
   UvtsTable,
 } from './schema';
 
-import type { Resource } from '../api';
+import { isNoValue, type Resource } from '../api';
 
 /** Any JSON:API resource object the service sends, as validated by sync/api. */
 export type ServiceResource = Resource;
 
-const EMPTY_DATES = new Set(['', '0000-00-00', '0000-00-00 00:00:00', '0000-00-00T00:00:00']);
-
 export function text(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  const asText = typeof value === 'string' ? value : String(value);
-  return EMPTY_DATES.has(asText) ? null : asText;
+  if (isNoValue(value)) return null;
+  return typeof value === 'string' ? value : String(value);
 }
 
 export function number(value: unknown): number | null {
@@ -78,18 +75,12 @@ export function baseOf(resource: ServiceResource): string {
   });
 }
 
-function isEmptyValue(value: unknown): boolean {
-  return (
-    value === undefined || value === null || (typeof value === 'string' && EMPTY_DATES.has(value))
-  );
-}
-
 /** The attributes without their empty members; the same object when there are none (the usual case). */
 function withoutEmpty(attributes: Record<string, unknown>): Record<string, unknown> {
   for (const name in attributes) {
-    if (!isEmptyValue(attributes[name])) continue;
+    if (!isNoValue(attributes[name])) continue;
     const kept: Record<string, unknown> = {};
-    for (const key in attributes) if (!isEmptyValue(attributes[key])) kept[key] = attributes[key];
+    for (const key in attributes) if (!isNoValue(attributes[key])) kept[key] = attributes[key];
     return kept;
   }
   return attributes;

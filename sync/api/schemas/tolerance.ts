@@ -70,8 +70,8 @@ function isZeroDate(value: string): boolean {
   return value.startsWith('0000-00-00');
 }
 
-/** null, undefined, "" and zero dates: the forms of "no value" that are not conversions. */
-function isEmpty(value: unknown): boolean {
+/** null, undefined, "" and zero dates: the service's forms of "no value" (not conversions). */
+export function isNoValue(value: unknown): boolean {
   return (
     value === undefined ||
     value === null ||
@@ -166,7 +166,7 @@ export const flag: Read<boolean> = (value) => {
 };
 
 /** A value of any type (e.g. a custom field's value): only its empty forms are no value. */
-export const raw: Read<unknown> = (value) => (isEmpty(value) ? undefined : value);
+export const raw: Read<unknown> = (value) => (isNoValue(value) ? undefined : value);
 
 export interface ListOptions {
   /** Keep an empty list as `[]` (when "none" and "not sent" differ); otherwise it is no value. */
@@ -189,7 +189,7 @@ export function list<T>(item: Read<T>, options: ListOptions = {}): Read<T[]> {
       }
       return out.length > 0 || keepEmpty ? out : undefined;
     }
-    if (isEmpty(value)) return undefined;
+    if (isNoValue(value)) return undefined;
     const read = item(value);
     if (read === undefined) return undefined;
     converted();
@@ -240,7 +240,7 @@ export function objectReader<S extends Fields>(fields: S): ObjectReader<S> {
     for (const name in source) {
       if (known.has(name)) continue;
       const value = source[name];
-      if (isEmpty(value)) continue;
+      if (isNoValue(value)) continue;
       if (name === '__proto__')
         Object.defineProperty(out, name, {
           value,
@@ -262,7 +262,7 @@ export function object<S extends Fields>(fields: S): Read<ReadObject<S>> {
   const read = objectReader(fields);
   return (value) => {
     if (!isPlainObject(value)) {
-      if (!isEmpty(value)) converted();
+      if (!isNoValue(value)) converted();
       return undefined;
     }
     const result = read(value);
