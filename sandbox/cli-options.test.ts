@@ -146,3 +146,18 @@ describe('vorort sandbox --shapes', () => {
     expect(help).toMatch(/kinds: error, throttle, slow, malformed, lost, and unreadable/);
   });
 });
+
+describe('vorort sandbox --client-ids', () => {
+  it('is listed under --help as off by default', () => {
+    const program = new Command('vorort');
+    registerSandboxCommand(program);
+    const sandbox = program.commands.find((command) => command.name() === 'sandbox')!;
+    const help = sandbox.helpInformation().replace(/\s+/g, ' ');
+    expect(help).toMatch(/--client-ids accept a client-generated id \(a UUID in data\.id\)/);
+    expect(help).toMatch(/409 already_exists \(default: off/);
+    const option = sandbox.options.find((candidate) => candidate.long === '--client-ids')!;
+    expect(option.attributeName()).toBe('clientIds');
+    expect(option.isBoolean()).toBe(true);
+    expect(option.defaultValue).toBe(false);
+  });
+});

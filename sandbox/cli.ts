@@ -41,6 +41,7 @@ interface SandboxCommandOptions {
   tokenTtl: number;
   withoutCourses: boolean;
   autoApprove: boolean;
+  clientIds: boolean;
   anchorDate?: string;
   json: boolean;
 }
@@ -81,7 +82,8 @@ function humanSummary(sandbox: RunningSandbox, options: SandboxCommandOptions): 
   ]);
   const data = options.data ? `kept in ${options.data}` : 'in memory';
   const shapes = options.shapes === 'real' ? ', shapes of the real service' : '';
-  return `Vorort sandbox: demo data "${options.scale}", seed ${options.seed}, ${data}${shapes}
+  const clientIds = options.clientIds ? ', client-generated ids accepted' : '';
+  return `Vorort sandbox: demo data "${options.scale}", seed ${options.seed}, ${data}${shapes}${clientIds}
 
 ${table([
   ['API base URL', sandbox.baseUrl],
@@ -142,6 +144,7 @@ async function run(options: SandboxCommandOptions): Promise<void> {
       tokenTtlSeconds: options.tokenTtl,
       withoutCourses: options.withoutCourses,
       autoApprove: options.autoApprove,
+      clientIds: options.clientIds,
     });
   } catch (error) {
     process.stderr.write(
@@ -211,6 +214,11 @@ export function registerSandboxCommand(program: Command): void {
     .option(
       '--auto-approve',
       'skip the login page: log in as the login_hint account or the first office user',
+      false,
+    )
+    .option(
+      '--client-ids',
+      "accept a client-generated id (a UUID in data.id) when creating, as an idempotency key: the resource keeps the service's id and answers meta.client_id, the same id again is 409 already_exists (default: off, any data.id on creation is 403 as on the real service)",
       false,
     )
     .option(

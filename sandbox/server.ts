@@ -16,6 +16,9 @@ import { type FaultRates, parseFaultSpec } from './http/faults';
 import { interfacePlugin, registerNotFound } from './http/app';
 import { Links } from './http/links';
 import { parseRateLimit, type RateLimitSpec } from './http/rate-limit';
+import { type LoggedRequest, RequestLog } from './http/request-log';
+
+export type { LoggedRequest } from './http/request-log';
 import { parseShapes, RealShapes, type Shapes } from './http/shapes';
 import { AnswerVariation, type UnreadableForm } from './http/variation';
 import { createViews } from './http/views';
@@ -59,6 +62,13 @@ export interface SandboxOptions {
   autoApprove?: boolean;
   /** Fastify's request log; default off. */
   logger?: boolean;
+  /**
+   * Creation accepts a client-generated id (a UUID in `data.id`) as an idempotency key: the
+   * resource keeps the service's own id and answers `meta: { client_id }`; the same client id
+   * again is 409 `already_exists`. Default off: any `data.id` on creation is 403 as on the real
+   * service. See sandbox/RESOURCES.md, "Client-generated ids".
+   */
+  clientIds?: boolean;
 }
 
 export interface SandboxUser {
@@ -95,6 +105,14 @@ export interface RunningSandbox {
   breakRecord(type: ResourceType, id: string, form?: UnreadableForm): void;
   /** Renders the record as usual again; true when it was broken. */
   repairRecord(type: ResourceType, id: string): boolean;
+  /**
+   * The requests the interface received (not /oauth) since start or the last clearRequests(),
+   * oldest first, at most the latest 100,000: `{ method, path, status, at, fault? }` (see
+   * LoggedRequest). Each read returns a fresh copy.
+   */
+  readonly requests: LoggedRequest[];
+  /** Empties the request log. */
+  clearRequests(): void;
   /** Stops listening (letting running requests finish) and closes the store; safe to call twice. */
   close(): Promise<void>;
 }
@@ -180,8 +198,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       renderer: new Renderer(store, links, createViews(store, links, coursesLicensed), variation),
       pageSize: options.pageSize,
       coursesLicensed,
+      clientIds: options.clientIds ?? false,
       clock: Date.now,
     };
+    const requestLog = new RequestLog();
     await app.register(
       interfacePlugin({
         context,
@@ -196,6 +216,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
             }
           : {}),
         ...(rateLimit ? { rateLimit } : {}),
+        requestLog,
       }),
       { prefix },
     );
@@ -206,7 +227,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       throw new Error('The sandbox listens on no TCP port.');
     links.origin = `http://${urlHost(address.address, address.family)}:${address.port}`;
     auth.setOrigin(links.origin);
-    return running(app, store, auth, links, variation);
+    return running(app, store, auth, links, variation, requestLog);
   } catch (error) {
     await app.close();
     store.close();
@@ -220,6 +241,7 @@ function running(
   auth: AuthService,
   links: Links,
   variation: AnswerVariation,
+  requestLog: RequestLog,
 ): RunningSandbox {
   const accounts = listAccounts(store);
   const office = accounts.find((account) => account.role === 'office');
@@ -250,6 +272,12 @@ function running(
     },
     repairRecord(type, id) {
       return variation.repairRecord(type, id);
+    },
+    get requests() {
+      return requestLog.list();
+    },
+    clearRequests() {
+      requestLog.clear();
     },
     close() {
       return (closing ??= app.close().finally(() => store.close()));

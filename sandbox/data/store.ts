@@ -32,6 +32,11 @@ export const RESOURCE_TYPES = [
   /** Not served: the sandbox's own bookkeeping (roles, feed hashes, forms; see Account). */
   'account',
   'formular',
+  /**
+   * Not served: with `clientIds`, one record per client-generated id accepted on creation, id
+   * `<type>:<client id in lowercase>`, attributes { client_id }, relationships { resource }.
+   */
+  'client_generated_id',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

@@ -25,6 +25,7 @@ import { registerOrganisationRoutes } from './organisation';
 import { registerParticipationRoutes } from './participations';
 import { registerPersonalRoutes } from './personal';
 import { registerRateLimit, SlidingWindowLimiter, type RateLimitSpec } from './rate-limit';
+import { registerRequestLog, type RequestLog } from './request-log';
 import { sendBody } from './respond';
 import { registerSteuersaetzeRoutes } from './steuersaetze';
 import { registerUvtRoutes } from './uvts';
@@ -34,6 +35,8 @@ export interface InterfaceOptions {
   auth: AuthService;
   faults?: { rates: FaultRates; seed: number; slowMs: number };
   rateLimit?: RateLimitSpec;
+  /** Records every request to the interface (the handle's `requests`). */
+  requestLog?: RequestLog;
 }
 
 const JSON_TYPES = ['application/json', 'application/vnd.api+json'];
@@ -173,6 +176,8 @@ export function interfacePlugin(options: InterfaceOptions) {
   return async (scope: FastifyInstance): Promise<void> => {
     registerBodyParsing(scope);
     registerErrorHandling(scope);
+    const { requestLog } = options;
+    if (requestLog) registerRequestLog(scope, requestLog);
     if (options.rateLimit)
       registerRateLimit(scope, new SlidingWindowLimiter(options.rateLimit, context.clock));
     if (options.faults) {
@@ -180,6 +185,7 @@ export function interfacePlugin(options: InterfaceOptions) {
         scope,
         new FaultPlan(options.faults.rates, options.faults.seed),
         options.faults.slowMs,
+        requestLog ? (request, kind) => requestLog.fault(request, kind) : undefined,
       );
     }
     await scope.register(async (feed) => registerFeedRoutes(feed, context));

@@ -1,15 +1,18 @@
 // Request documents: `{ data: { type, id, attributes, relationships }, [included] }`, checked in
 // the order JSON:API prescribes. A body that is no such document is 400, a `type` or `id` that
 // does not fit the endpoint is 409, a client-generated id on creation is 403 (the sandbox, like
-// most servers, assigns ids itself), and attributes, relationships or included resources that
+// most servers, assigns ids itself; with `clientIds` on, a UUID is accepted, see client-ids.ts),
+// and attributes, relationships or included resources that
 // break their zod schema are 422 with a JSON pointer to each offending member.
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { isUuid } from './client-ids';
 import { ApiError, badDocument, conflict, type ErrorObject } from './errors';
 
 /** How the document's `data.id` must relate to the endpoint. */
 export type IdRule =
-  | { kind: 'create' }
+  /** `clientIds`: a UUID in `data.id` is accepted as a client-generated id (see client-ids.ts). */
+  | { kind: 'create'; clientIds?: boolean }
   | { kind: 'update'; id: string }
   /** PUT by identifier: any id, checked by the route. */
   | { kind: 'free' };
@@ -69,16 +72,17 @@ function checkId(rule: IdRule, id: unknown): string | undefined {
   if (id !== undefined && typeof id !== 'string')
     throw badDocument('/data/id', 'The id must be a string.');
   if (rule.kind === 'create') {
-    if (id !== undefined && id !== '') {
-      throw new ApiError(403, [
-        {
-          code: 'client_generated_id',
-          detail: 'The service assigns ids; leave data.id out (or empty) when creating.',
-          source: { pointer: '/data/id' },
-        },
-      ]);
-    }
-    return undefined;
+    if (id === undefined || id === '') return undefined;
+    if (rule.clientIds && isUuid(id)) return id;
+    throw new ApiError(403, [
+      {
+        code: 'client_generated_id',
+        detail: rule.clientIds
+          ? `A client-generated id must be a UUID, not "${id}"; or leave data.id out.`
+          : 'The service assigns ids; leave data.id out (or empty) when creating.',
+        source: { pointer: '/data/id' },
+      },
+    ]);
   }
   if (rule.kind === 'update') {
     if (id === undefined)

@@ -16,6 +16,8 @@ export interface ApiContext {
   pageSize: number | undefined;
   /** False with --without-courses: the organisation has no course module (423 on its paths). */
   coursesLicensed: boolean;
+  /** With --client-ids: creations accept a UUID in data.id as an idempotency key (client-ids.ts). */
+  clientIds: boolean;
   /** Milliseconds since the epoch; "today" of the date filters is the Berlin date of this. */
   clock: () => number;
 }

@@ -13,6 +13,7 @@ import type { Principal } from '../auth/types';
 import type { ResourceRef, StoredResource } from '../data/store';
 import { addMonthsToDate, berlinMidnight, formatBerlinDate } from './berlin-time';
 import { readDocument } from './body';
+import { clientIdMeta, createOnce, createRule, refuseUsedClientId } from './client-ids';
 import type { ApiContext } from './context';
 import { changeTimeOf, principalOf, todayOf } from './context';
 import { forbidden, invalidAttribute, notFound } from './errors';
@@ -282,8 +283,13 @@ function createCourse(
   });
 }
 
-function readCoursePost(request: Parameters<typeof readDocument>[0]) {
-  const document = readDocument(request, { type: 'course', id: { kind: 'create' }, ...coursePost });
+function readCoursePost(context: ApiContext, request: Parameters<typeof readDocument>[0]) {
+  const document = readDocument(request, {
+    type: 'course',
+    id: createRule(context),
+    ...coursePost,
+  });
+  refuseUsedClientId(context, 'course', document.id);
   return { ...document, relationships: document.relationships! };
 }
 
@@ -309,8 +315,15 @@ export function registerCourseRoutes(app: FastifyInstance, context: ApiContext):
   app.post('/courses', async (request, reply) => {
     requireOffice(principalOf(request), 'Creating a course');
     Query.read(request, []);
-    const course = createCourse(context, readCoursePost(request));
-    return sendResource(context, reply, course, { include: ALWAYS_INCLUDED, status: 201 });
+    const document = readCoursePost(context, request);
+    const course = createOnce(context, 'course', document.id, () =>
+      createCourse(context, document),
+    );
+    return sendResource(context, reply, course, {
+      include: ALWAYS_INCLUDED,
+      status: 201,
+      meta: clientIdMeta(document.id),
+    });
   });
 
   app.get('/courses/types', async (request, reply) => {

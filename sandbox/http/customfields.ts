@@ -8,6 +8,7 @@ import type { CustomfieldAttributes } from '../data/model';
 import type { StoredResource } from '../data/store';
 import { isDate } from './berlin-time';
 import { readDocument } from './body';
+import { clientIdMeta, createOnce, createRule, refuseUsedClientId } from './client-ids';
 import type { ApiContext } from './context';
 import { principalOf } from './context';
 import { accessibleCourse } from './courses';
@@ -100,9 +101,10 @@ export function registerCustomfieldRoutes(app: FastifyInstance, context: ApiCont
     const course = courseOf(request);
     const document = readDocument(request, {
       type: 'customfield',
-      id: { kind: 'create' },
+      id: createRule(context),
       attributes: customfieldAttributes.partial().required({ name: true, field_type: true }),
     });
+    refuseUsedClientId(context, 'customfield', document.id);
     const siblings = context.store.related('customfield', 'course', course.id);
     const attributes: CustomfieldAttributes = {
       options: [],
@@ -115,7 +117,7 @@ export function registerCustomfieldRoutes(app: FastifyInstance, context: ApiCont
       ...document.attributes,
     };
     checkField(attributes);
-    const field = context.store.transaction(() =>
+    const field = createOnce(context, 'customfield', document.id, () =>
       context.store.put({
         type: 'customfield',
         id: context.store.nextId('customfield'),
@@ -123,7 +125,7 @@ export function registerCustomfieldRoutes(app: FastifyInstance, context: ApiCont
         relationships: { course: { type: 'course', id: course.id } },
       }),
     );
-    return sendResource(context, reply, field, { status: 201 });
+    return sendResource(context, reply, field, { status: 201, meta: clientIdMeta(document.id) });
   });
 
   app.get<FieldParams>('/courses/:courseId/customfields/:id', async (request, reply) => {

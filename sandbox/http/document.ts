@@ -15,6 +15,7 @@ export interface ResourceObject {
   attributes: Record<string, unknown>;
   relationships?: Record<string, { data: ResourceRef | ResourceRef[] | null }>;
   links: { self: string };
+  meta?: Record<string, unknown>;
 }
 
 /** What a client sees of a stored record: derived attributes filled in, hidden relationships left out. */
@@ -96,16 +97,25 @@ export class Renderer {
     return result;
   }
 
-  /** A single-resource or list document with the related resources of `include`: `jsonapi` first, then data, included, links, meta. */
+  /**
+   * A single-resource or list document with the related resources of `include`: `jsonapi`
+   * first, then data, included, links, meta. `objectMeta` is the `meta` of a single primary
+   * resource object (e.g. the client id it was created with).
+   */
   document(
     primary: StoredResource | readonly StoredResource[],
     include: readonly IncludePath[],
     extras: DocumentExtras = {},
+    objectMeta?: Record<string, unknown>,
   ): string {
     const list: readonly StoredResource[] = isList(primary) ? primary : [primary];
     const document: AssembledDocument = {
       jsonapi: { version: '1.0' },
-      data: isList(primary) ? list.map((resource) => this.object(resource)) : this.object(primary),
+      data: isList(primary)
+        ? list.map((resource) => this.object(resource))
+        : objectMeta
+          ? { ...this.object(primary), meta: objectMeta }
+          : this.object(primary),
       ...(include.length > 0
         ? { included: this.included(list, include).map((resource) => this.object(resource)) }
         : {}),

@@ -13,6 +13,7 @@ export interface ErrorObject {
   title: string;
   detail: string;
   source?: ErrorSource;
+  meta?: Record<string, unknown>;
 }
 
 const TITLES: Record<number, string> = {

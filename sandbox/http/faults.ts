@@ -95,12 +95,21 @@ export class FaultPlan {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Adds the hooks to an encapsulated scope: every route in it draws a fault per request. */
-export function registerFaults(scope: FastifyInstance, plan: FaultPlan, slowMs: number): void {
+/**
+ * Adds the hooks to an encapsulated scope: every route in it draws a fault per request.
+ * `onFault` hears of each fault drawn (the request log notes it).
+ */
+export function registerFaults(
+  scope: FastifyInstance,
+  plan: FaultPlan,
+  slowMs: number,
+  onFault?: (request: FastifyRequest, kind: RequestFaultKind) => void,
+): void {
   const pending = new WeakMap<FastifyRequest, 'malformed' | 'lost'>();
 
   scope.addHook('onRequest', async (request) => {
     const fault = plan.next();
+    if (fault) onFault?.(request, fault);
     if (fault === 'error') {
       throw new ApiError(500, [
         {

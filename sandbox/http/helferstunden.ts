@@ -15,6 +15,7 @@ import type { Principal } from '../auth/types';
 import type { ResourceRef, StoredResource } from '../data/store';
 import { addMonthsToDate, berlinMidnight } from './berlin-time';
 import { readDocument } from './body';
+import { clientIdMeta, createOnce, createRule, refuseUsedClientId } from './client-ids';
 import type { ApiContext } from './context';
 import { changeTimeOf, principalOf, todayOf } from './context';
 import { forbidden, invalidAttribute, notFound } from './errors';
@@ -204,9 +205,10 @@ function registerEntryRoutes(app: FastifyInstance, context: ApiContext): void {
     const principal = principalOf(request);
     const document = readDocument(request, {
       type: 'helferstunden',
-      id: { kind: 'create' },
+      id: createRule(context),
       ...hoursPost,
     });
+    refuseUsedClientId(context, 'helferstunden', document.id);
     const input = document.attributes;
     const given = document.relationships!;
     checkOwnEntry(context, principal, input, given.user?.data.id);
@@ -225,7 +227,7 @@ function registerEntryRoutes(app: FastifyInstance, context: ApiContext): void {
     };
     checkEntry(context, attributes, links, true);
     const now = changeTimeOf(context);
-    const entry = context.store.transaction(() =>
+    const entry = createOnce(context, 'helferstunden', document.id, () =>
       context.store.put({
         type: 'helferstunden',
         id: context.store.nextId('helferstunden'),
@@ -233,7 +235,7 @@ function registerEntryRoutes(app: FastifyInstance, context: ApiContext): void {
         relationships: { ...links },
       }),
     );
-    return sendResource(context, reply, entry, { status: 201 });
+    return sendResource(context, reply, entry, { status: 201, meta: clientIdMeta(document.id) });
   });
 
   app.patch<{ Params: { id: string } }>('/helferstunden/:id', async (request, reply) => {
@@ -294,14 +296,15 @@ function registerAnlassRoutes(app: FastifyInstance, context: ApiContext): void {
     Query.read(request, []);
     const document = readDocument(request, {
       type: 'helferstunden_anlass',
-      id: { kind: 'create' },
+      id: createRule(context),
       attributes: anlassAttributes.partial().required({ typ: true, beschreibung: true }),
       relationships: anlassRelationships.partial(),
     });
+    refuseUsedClientId(context, 'helferstunden_anlass', document.id);
     const input = document.attributes;
     const referenz = document.relationships?.referenz?.data ?? null;
     checkReferenz(context, input.typ, referenz);
-    const anlass = context.store.transaction(() =>
+    const anlass = createOnce(context, 'helferstunden_anlass', document.id, () =>
       context.store.put({
         type: 'helferstunden_anlass',
         id: context.store.nextId('helferstunden_anlass'),
@@ -309,7 +312,7 @@ function registerAnlassRoutes(app: FastifyInstance, context: ApiContext): void {
         relationships: { referenz },
       }),
     );
-    return sendResource(context, reply, anlass, { status: 201 });
+    return sendResource(context, reply, anlass, { status: 201, meta: clientIdMeta(document.id) });
   });
 
   app.patch<{ Params: { id: string } }>('/helferstunden/anlass/:id', async (request, reply) => {

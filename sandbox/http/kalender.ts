@@ -7,6 +7,7 @@ import type { Principal } from '../auth/types';
 import type { AccountAttributes, StoredResource } from '../data/store';
 import { feedPath } from '../data/generate';
 import { readDocument } from './body';
+import { clientIdMeta, createOnce, createRule, refuseUsedClientId } from './client-ids';
 import type { ApiContext } from './context';
 import { changeTimeOf, principalOf } from './context';
 import { notFound } from './errors';
@@ -49,12 +50,13 @@ export function registerKalenderRoutes(app: FastifyInstance, context: ApiContext
     const { userId } = principalOf(request);
     const document = readDocument(request, {
       type: 'kalender',
-      id: { kind: 'create' },
+      id: createRule(context),
       attributes: kalenderPost,
     });
+    refuseUsedClientId(context, 'kalender', document.id);
     const account = context.store.get('account', userId)?.attributes as
       AccountAttributes | undefined;
-    const kalender = context.store.transaction(() =>
+    const kalender = createOnce(context, 'kalender', document.id, () =>
       context.store.put({
         type: 'kalender',
         id: context.store.nextId('kalender'),
@@ -69,7 +71,10 @@ export function registerKalenderRoutes(app: FastifyInstance, context: ApiContext
         relationships: { user: { type: 'user', id: userId } },
       }),
     );
-    return sendResource(context, reply, kalender, { status: 201 });
+    return sendResource(context, reply, kalender, {
+      status: 201,
+      meta: clientIdMeta(document.id),
+    });
   });
 
   app.get<{ Params: { id: string } }>('/kalender/:id', async (request, reply) => {

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { StoredResource } from '../data/store';
 import { readDocument } from './body';
+import { clientIdMeta, createOnce, createRule, refuseUsedClientId } from './client-ids';
 import type { ApiContext } from './context';
 import { changeTimeOf, principalOf } from './context';
 import { conflict, invalidAttribute, notFound } from './errors';
@@ -203,11 +204,12 @@ export function registerParticipationRoutes(app: FastifyInstance, context: ApiCo
     const course = courseOf(context, request);
     const document = readDocument(request, {
       type: 'participation',
-      id: { kind: 'create' },
+      id: createRule(context),
       attributes: participationAttributes.partial().required({ first_name: true, last_name: true }),
       relationships: participationRelationships,
       included: newCompany,
     });
+    refuseUsedClientId(context, 'participation', document.id);
     const relationships = resolveRelationships(
       context,
       document.relationships ?? {},
@@ -215,7 +217,7 @@ export function registerParticipationRoutes(app: FastifyInstance, context: ApiCo
     );
     requireOpenCourse(context, course);
     const now = changeTimeOf(context);
-    const participation = context.store.transaction(() =>
+    const participation = createOnce(context, 'participation', document.id, () =>
       context.store.put({
         type: 'participation',
         id: context.store.nextId('participation'),
@@ -244,6 +246,7 @@ export function registerParticipationRoutes(app: FastifyInstance, context: ApiCo
     return sendResource(context, reply, participation, {
       include: WITH_COMPANY_AND_UVT,
       status: 201,
+      meta: clientIdMeta(document.id),
     });
   });
 

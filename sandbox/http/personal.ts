@@ -8,6 +8,7 @@ import type { Principal } from '../auth/types';
 import type { EmbeddedAusbildung, UserAttributes } from '../data/model';
 import type { ResourceType, StoredResource } from '../data/store';
 import { readDocument } from './body';
+import { clientIdMeta, createOnce, createRule, refuseUsedClientId } from './client-ids';
 import type { ApiContext } from './context';
 import { principalOf } from './context';
 import { badParameter, conflict, notFound } from './errors';
@@ -212,15 +213,14 @@ export function registerPersonalRoutes(app: FastifyInstance, context: ApiContext
     Query.read(request, []);
     const document = readDocument(request, {
       type: 'user',
-      id: { kind: 'create' },
+      id: createRule(context),
       attributes: userInput,
     });
-    return sendResource(
-      context,
-      reply,
+    refuseUsedClientId(context, 'user', document.id);
+    const user = createOnce(context, 'user', document.id, () =>
       createUser(context, newUserId(context), document.attributes),
-      { status: 201 },
     );
+    return sendResource(context, reply, user, { status: 201, meta: clientIdMeta(document.id) });
   });
 
   app.patch<{ Params: { userId: string } }>('/personal/:userId', async (request, reply) => {

@@ -21,15 +21,27 @@ export function sendBody(
   return reply.code(status).header('content-type', contentType).send(Buffer.from(body));
 }
 
-/** One resource, with the related resources of `include` and a top-level `links.self`. */
+/**
+ * One resource, with the related resources of `include` and a top-level `links.self`; `meta`
+ * becomes the resource object's own `meta`.
+ */
 export function sendResource(
   context: ApiContext,
   reply: FastifyReply,
   resource: StoredResource,
-  options: { include?: readonly IncludePath[]; status?: number } = {},
+  options: {
+    include?: readonly IncludePath[];
+    status?: number;
+    meta?: Record<string, unknown> | undefined;
+  } = {},
 ): FastifyReply {
   const self = context.links.self(resource);
-  const body = context.renderer.document(resource, options.include ?? [], { links: { self } });
+  const body = context.renderer.document(
+    resource,
+    options.include ?? [],
+    { links: { self } },
+    options.meta,
+  );
   const status = options.status ?? 200;
   if (status === 201) reply.header('location', self);
   return sendBody(reply, status, body);
