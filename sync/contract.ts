@@ -5,6 +5,9 @@
 // Imports zod only: the renderer (a browser) imports this file.
 import { z } from 'zod';
 
+// The commands (writes and the outbox's own) live beside: sync/contract/commands.ts.
+export * from './contract/commands';
+
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
 const id = z.string().min(1).max(200);
 const page = {
