@@ -13,7 +13,7 @@ export {
 } from './pages';
 export { staticToken, type TokenSource } from './token-source';
 export type { RequestEvent, WaitEvent } from './transport';
-export type { BackoffOptions } from './backoff';
+export { retryDelayMs, type BackoffOptions } from './backoff';
 export { formatDateTime } from './urls';
 export type { Query, QueryValue } from './urls';
 export type { ClientsApi } from './operations/clients';

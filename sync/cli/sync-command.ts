@@ -2,9 +2,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, createApiClient, staticToken } from '../api';
+import { ApiError, createApiClient, staticToken, type TokenSource } from '../api';
 import { openReplica, ReplicaError, type Replica } from '../db/open';
 import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
+import { tokenFileSource } from '../auth/token-file';
+import { pushOutbox, type PushSummary } from '../outbox/replay';
 import { runSync, type SyncSummary } from '../pull/engine';
 import { COURSE_MODULE_COLLECTIONS, collectionLabel } from './collections';
 import { EXIT, EXIT_CODES_HELP, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
@@ -15,7 +17,9 @@ interface SyncCommandOptions {
   server: string;
   oauthUrl?: string;
   versionedPaths: string;
-  token: string;
+  token?: string;
+  tokenFile?: string;
+  pushOnly?: boolean;
   db: string;
   profile: string;
   full?: boolean;
@@ -27,7 +31,9 @@ interface SyncCommandOptions {
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description('Run one sync: pull the service into the replica file')
+    .description(
+      'Run one sync: send the outbox of local writes, then pull the service into the replica file',
+    )
     .requiredOption(
       '--server <url>',
       'base URL of the service interface (may carry a path, e.g. https://api.hiorg-server.de/core/v1)',
@@ -41,7 +47,12 @@ export function registerSyncCommand(program: Command): void {
       'where /formulare/v1 lives: base (below --server, as the seed writes it) or origin (the host root)',
       'base',
     )
-    .requiredOption('--token <token>', 'access token (Bearer)')
+    .option('--token <token>', 'access token (Bearer)')
+    .option(
+      '--token-file <file>',
+      'JSON with access_token, and refresh_token + client_id (+ oauth_url) to refresh on a 401; written back after a refresh',
+    )
+    .option('--push-only', 'send the outbox (local writes) and do not pull')
     .requiredOption('--db <file>', 'the replica (SQLite file; created when missing)')
     .option(
       '--profile <profile>',
@@ -105,7 +116,8 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   const print = (line: string) => process.stdout.write(`${line}\n`);
   let lock: SyncLock | undefined;
   const signals = cancelOnSignals(() => lock?.release());
-  let summary: SyncSummary;
+  let summary: SyncSummary & { outbox?: PushSummary };
+  let outbox: PushSummary | undefined;
   try {
     const baseUrl = parseHttpUrl(options.server, '--server');
     const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
@@ -117,7 +129,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     if (options.profile !== 'office' && options.profile !== 'trainer') {
       throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
     }
-    if (!options.token.trim()) throw new CliInputError('--token must not be empty');
+    const tokens = tokenSourceOf(options, baseUrl);
     const requestsPerMinute = options.requestsPerMinute
       ? parsePositiveInt(options.requestsPerMinute, '--requests-per-minute')
       : undefined;
@@ -134,7 +146,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
       baseUrl,
       ...(oauthUrl ? { oauthUrl } : {}),
       versionedPathsAt: options.versionedPaths,
-      tokens: staticToken(options.token.trim()),
+      tokens,
       maxInFlight,
       ...(requestsPerMinute ? { requestsPerMinute } : {}),
       onWait: sayWaits((event) => progress.waiting(event)),
@@ -144,13 +156,23 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     let replica: Replica | undefined;
     try {
       replica = openReplica(options.db);
-      summary = await runSync({
-        api,
-        replica,
-        options: { profile: options.profile, full: options.full ?? false },
-        onProgress: (event) => progress.update(event),
-        signal: signals.signal,
-      });
+      const startedAt = new Date();
+      // Local changes first (DESIGN rule 15): the pull then rebases on what is still queued.
+      outbox = await pushOutbox({ api, sqlite: replica.sqlite, signal: signals.signal });
+      summary = options.pushOnly
+        ? pushOnlySummary(options.profile, outbox, startedAt)
+        : await runSync({
+            api,
+            replica,
+            options: { profile: options.profile, full: options.full ?? false },
+            onProgress: (event) => progress.update(event),
+            signal: signals.signal,
+          });
+      summary = {
+        ...summary,
+        outbox,
+        ok: summary.ok && outbox.parked === 0 && !outbox.pausedForLogin,
+      };
     } finally {
       progress.stop();
       await replica?.close();
@@ -220,7 +242,51 @@ export function missingLines(summary: SyncSummary): string[] {
   return lines;
 }
 
-function printSummary(summary: SyncSummary, print: (line: string) => void): void {
+/** --token or --token-file, exactly one. */
+function tokenSourceOf(options: SyncCommandOptions, baseUrl: string): TokenSource {
+  if (options.token !== undefined && options.tokenFile !== undefined)
+    throw new CliInputError('give --token or --token-file, not both');
+  if (options.tokenFile !== undefined) return tokenFileSource(options.tokenFile, baseUrl);
+  if (!options.token?.trim())
+    throw new CliInputError('--token (or --token-file) is required and must not be empty');
+  return staticToken(options.token.trim());
+}
+
+function pushOnlySummary(
+  profile: SyncSummary['profile'],
+  outbox: PushSummary,
+  startedAt: Date,
+): SyncSummary {
+  const finishedAt = new Date();
+  return {
+    ok: true,
+    profile,
+    collections: {},
+    quarantined: 0,
+    unavailable: [],
+    records: 0,
+    requests: outbox.requests,
+    seconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+  };
+}
+
+function outboxLine(outbox: PushSummary): string {
+  const parts = [`${count(outbox.done)} sent`];
+  if (outbox.parked) parts.push(`${count(outbox.parked)} parked (vorort queue list)`);
+  if (outbox.unknown) parts.push(`${count(outbox.unknown)} of unknown outcome`);
+  if (outbox.retrying) parts.push(`${count(outbox.retrying)} to retry`);
+  if (outbox.waiting) parts.push(`${count(outbox.waiting)} waiting for a new record`);
+  if (outbox.pausedForLogin) parts.push('paused until the next login');
+  return `Outbox: ${parts.join(', ')}`;
+}
+
+function printSummary(
+  summary: SyncSummary & { outbox?: PushSummary },
+  print: (line: string) => void,
+): void {
+  if (summary.outbox) print(outboxLine(summary.outbox));
   const missing = missingLines(summary);
   const state = !summary.ok
     ? 'finished with errors'

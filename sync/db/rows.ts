@@ -86,7 +86,8 @@ function withoutEmpty(attributes: Record<string, unknown>): Record<string, unkno
   return attributes;
 }
 
-type Row<T> = Omit<T, 'pending'>;
+/** A row as the pull writes it: the local columns (pending, local_state) are the outbox's. */
+export type Row<T> = Omit<T, 'pending' | 'local_state'>;
 
 /** The key that name search and sorting use: lower-cased, German rules. */
 export function searchKey(...parts: string[]): string {

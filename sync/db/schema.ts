@@ -1,5 +1,9 @@
 // The replica's tables as kysely types: the one typed Database interface of sync/db.
 // Keep in step with migrations.ts: the typed queries of sync/queries and the pull tests run against the real schema.
+import type { Generated } from 'kysely';
+
+/** A writable record's local state (migration 3). */
+export type LocalState = 'created' | 'changed' | 'deleted';
 
 /** Columns every table of service data has (see migrations.ts). */
 interface RecordColumns {
@@ -11,6 +15,8 @@ interface RecordColumns {
 }
 
 export interface UsersTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   vorname: string;
   nachname: string;
@@ -46,6 +52,8 @@ export interface OrganisationsTable extends RecordColumns {
 }
 
 export interface AusbildungenTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   user_id: string;
   bezeichnung: string | null;
@@ -78,6 +86,8 @@ export interface SingletonsTable extends RecordColumns {
 }
 
 export interface KalenderTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   name: string | null;
   farbe: string | null;
@@ -101,6 +111,8 @@ export interface AnlassReferenzenTable extends RecordColumns {
 }
 
 export interface HelferstundenAnlaesseTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   typ: string | null;
   beschreibung: string | null;
@@ -110,6 +122,8 @@ export interface HelferstundenAnlaesseTable extends RecordColumns {
 }
 
 export interface HelferstundenTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   user_id: string | null;
   anlass_id: string | null;
@@ -121,6 +135,8 @@ export interface HelferstundenTable extends RecordColumns {
 }
 
 export interface BenachrichtigungenTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   titel: string | null;
   kategorie: string | null;
@@ -177,6 +193,8 @@ export interface AddressesTable extends RecordColumns {
 }
 
 export interface CoursesTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   title: string | null;
   course_number: string | null;
@@ -203,6 +221,8 @@ export interface CourseDatesTable extends RecordColumns {
 }
 
 export interface ParticipationsTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   course_id: string;
   first_name: string | null;
@@ -230,6 +250,8 @@ export interface ClientParticipantsTable extends RecordColumns {
 }
 
 export interface CustomfieldsTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
   id: string;
   course_id: string;
   name: string | null;
@@ -283,7 +305,55 @@ export interface ReplicaMetaTable {
   value: string;
 }
 
+export interface OutboxTable {
+  id: Generated<number>;
+  command: string;
+  record_type: string;
+  record_id: string;
+  args: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  error: string | null;
+  waiting_for: string | null;
+  fingerprint: string | null;
+  client_id: string | null;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+  done_at: string | null;
+}
+
+export interface ConflictsTable {
+  id: Generated<number>;
+  record_type: string;
+  record_id: string;
+  field: string;
+  kind: string;
+  base: string | null;
+  mine: string | null;
+  theirs: string | null;
+  detected_at: string;
+}
+
+export interface IdMapTable {
+  local_id: string;
+  record_type: string;
+  service_id: string;
+  mapped_at: string;
+}
+
+export interface ClientIdsTable {
+  record_type: string;
+  accepted: number;
+  probed_at: string;
+}
+
 export interface Database {
+  outbox: OutboxTable;
+  conflicts: ConflictsTable;
+  id_map: IdMapTable;
+  client_ids: ClientIdsTable;
   users: UsersTable;
   qualifikationen: QualifikationenTable;
   organisations: OrganisationsTable;

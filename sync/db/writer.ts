@@ -38,12 +38,28 @@ const KEYS: Partial<Record<TableName, readonly string[]>> = {
   answer_digests: ['key'],
 };
 
+/**
+ * Records with local changes (the outbox's): a pull writes the service's version as their base and
+ * leaves the rest to these hooks (DESIGN rules 2 and 9).
+ */
+export interface LocalRecordHooks {
+  /** The tables whose rows may carry local changes (a `local_state` column). */
+  tables: ReadonlySet<string>;
+  /** After the pull wrote a new base under a record with local changes: put them back on top. */
+  rebase(table: string, id: string, previousBase: string): void;
+  /** Of the ids a pull would remove, those that may go: records with local changes stay. */
+  removable(table: string, ids: readonly string[]): string[];
+}
+
 export class ReplicaWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** One transaction wrapper for every call: better-sqlite3 builds several functions per wrapper. */
   private readonly inTransaction: (fn: () => unknown) => unknown;
 
-  constructor(readonly sqlite: BetterSqlite3.Database) {
+  constructor(
+    readonly sqlite: BetterSqlite3.Database,
+    private readonly local?: LocalRecordHooks,
+  ) {
     this.inTransaction = sqlite.transaction((fn: () => unknown) => fn());
   }
 
@@ -55,6 +71,7 @@ export class ReplicaWriter {
   upsert<Row extends object>(table: TableName, rows: readonly Row[]): void {
     const first = rows[0];
     if (!first) return;
+    const withLocalChanges = this.localBases(table);
     const columns = Object.keys(first);
     const statement = this.upsertStatement(table, columns);
     const values: SqlValue[] = new Array<SqlValue>(columns.length);
@@ -64,10 +81,27 @@ export class ReplicaWriter {
       }
       statement.run(values);
     }
+    if (withLocalChanges.size === 0) return;
+    for (const row of rows) {
+      const id = (row as RowValues).id;
+      const previous = typeof id === 'string' ? withLocalChanges.get(id) : undefined;
+      if (previous !== undefined) this.local?.rebase(table, id as string, previous);
+    }
+  }
+
+  /** id → base of the table's rows with local changes (usually none: one indexed lookup). */
+  private localBases(table: TableName): Map<string, string> {
+    if (!this.local?.tables.has(table)) return new Map();
+    const rows = this.statement(
+      `SELECT id, base FROM ${table} WHERE local_state IS NOT NULL`,
+    ).all() as { id: string; base: string }[];
+    return new Map(rows.map((row) => [row.id, row.base]));
   }
 
   /** Deletes rows whose `column` equals one of `values` (chunked to stay under SQLite's variable limit). */
   deleteWhereIn(table: TableName, column: string, values: readonly string[]): number {
+    if (column === 'id' && this.local?.tables.has(table))
+      values = this.local.removable(table, values);
     let deleted = 0;
     for (let start = 0; start < values.length; start += 500) {
       const chunk = values.slice(start, start + 500);

@@ -14,6 +14,7 @@ import {
   uvtRow,
 } from '../db/rows';
 import { ReplicaWriter } from '../db/writer';
+import { localRecordHooks } from '../outbox/conflicts';
 import type { CollectionResult, PullContext } from './context';
 import { countCollectionRequest } from './context';
 import { pullCourses, pullCustomfields, pullParticipations } from './collections/courses';
@@ -90,7 +91,10 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   const ctx: PullContext = {
     api: input.api,
     replica: input.replica,
-    writer: new ReplicaWriter(input.replica.sqlite),
+    writer: new ReplicaWriter(
+      input.replica.sqlite,
+      localRecordHooks(input.replica.sqlite, () => new Date().toISOString()),
+    ),
     options,
     signal: stop.signal,
     syncedAt: new Date(started).toISOString(),

@@ -20,7 +20,7 @@ import { createApiClient, staticToken, type ApiClient } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { runSync } from '../../sync/pull/engine';
 import { runSyncInWorker } from '../../sync/pull/worker';
-import { createQueryService } from '../../sync/queries';
+import { createDispatcher, typedCaller } from '../../sync/dispatch';
 import { spawnSandbox } from '../support/sandbox-process';
 
 const MAX_IN_FLIGHT = 4;
@@ -75,7 +75,7 @@ export async function syncBench(): Promise<Record<string, unknown>> {
     }
     if (!replica) throw new Error('BENCH_ROUNDS must be at least 1');
 
-    const queries = createQueryService(replica);
+    const queries = typedCaller(createDispatcher(replica));
     const prefixes = ['M', 'Sch', 'K', 'Be', 'Wa', 'Ho', 'Fr', 'L'];
     const personnelP95 = await p95(200, (i) =>
       queries.query('personnel.list', {

@@ -10,12 +10,12 @@ import { openReplica, type Replica } from '../../sync/db/open';
 import { courseWindow } from '../../sync/pull/collections/courses';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
-import { createQueryService, InvalidQueryError, type QueryService } from '../../sync/queries';
+import { CallFailed, createDispatcher, typedCaller, type TypedCaller } from '../../sync/dispatch';
 import { list, meaning, type OracleTarget } from '../support/service-oracle';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let replica: Replica;
-let queries: QueryService;
+let queries: TypedCaller;
 let target: OracleTarget;
 let dir: string;
 const window = courseWindow(DEFAULT_SYNC_OPTIONS);
@@ -32,7 +32,7 @@ beforeAll(async () => {
   });
   const summary = await runSync({ api, replica, options: { profile: 'office' } });
   expect(summary.ok).toBe(true);
-  queries = createQueryService(replica);
+  queries = typedCaller(createDispatcher(replica));
 });
 afterAll(async () => {
   await replica.close();
@@ -191,11 +191,11 @@ describe('hours and the rest', () => {
 describe('arguments', () => {
   it('refuses invalid arguments with a readable error before touching the replica', async () => {
     await expect(queries.query('personnel.list', { status: ['boss'] } as never)).rejects.toThrow(
-      InvalidQueryError,
+      CallFailed,
     );
     await expect(queries.query('courses.list', { from: '1.1.2026' })).rejects.toThrow(
       /expected a date YYYY-MM-DD/,
     );
-    await expect(queries.query('nonsense' as never, {} as never)).rejects.toThrow(/unknown query/);
+    await expect(queries.query('nonsense' as never, {} as never)).rejects.toThrow(/Unknown call/);
   });
 });

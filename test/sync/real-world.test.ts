@@ -9,7 +9,7 @@ import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import type { SyncOptions } from '../../sync/pull/options';
-import { createQueryService } from '../../sync/queries';
+import { createDispatcher, typedCaller } from '../../sync/dispatch';
 import {
   expectNoDanglingReferences,
   snapshotDifferences,
@@ -147,7 +147,7 @@ describe('one unreadable record', () => {
       );
 
       // Reported in the status and through the contract's query, with the raw record and the reason.
-      const queries = createQueryService(replica);
+      const queries = typedCaller(createDispatcher(replica));
       const status = await queries.query('sync.status', {});
       expect(status.quarantine).toEqual({
         total: 2,
@@ -217,7 +217,7 @@ describe('the quarantine', () => {
       const summary = await syncOnce(sandbox, replica, 'office', { full: true }, token, false);
       expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
       expect(quarantined(replica)).toEqual([]);
-      const status = await createQueryService(replica).query('sync.status', {});
+      const status = await typedCaller(createDispatcher(replica)).query('sync.status', {});
       expect(status.quarantine.total).toBe(0);
     } finally {
       await replica.close();
@@ -246,7 +246,7 @@ describe('a token without a right', () => {
       );
       expect(summary.collections.personal?.records).toBeGreaterThan(0);
       expect(summary.collections.helferstunden?.records).toBeGreaterThan(0);
-      const areas = await createQueryService(replica).query('sync.areas', {});
+      const areas = await typedCaller(createDispatcher(replica)).query('sync.areas', {});
       const courses = areas.find((a) => a.area === 'courses');
       expect(courses?.state).toBe('forbidden');
       expect(courses?.message).toEqual({

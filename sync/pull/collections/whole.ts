@@ -105,10 +105,9 @@ function deleteInScope(
   scope: { where: string; params: unknown[] },
   ids: readonly string[],
 ): number {
-  const remove = ctx.writer.statement(`DELETE FROM ${table} WHERE (${scope.where}) AND id = ?`);
-  let deleted = 0;
-  for (const id of ids) deleted += remove.run(...scope.params, id).changes;
-  return deleted;
+  // The ids come from the scope: through the writer, which spares records with local changes.
+  void scope;
+  return ctx.writer.deleteWhereIn(table, 'id', ids);
 }
 
 /** False for a related record already written with the same base earlier in this sync. */

@@ -1,0 +1,77 @@
+// Tokens kept in a JSON file (the CLI's `--token-file`; the desktop host keeps them encrypted
+// instead): the access token, and a refresh token used once per 401. A refreshed pair is written
+// back at once, atomically (temp file + rename), so a process killed right after a refresh (whose
+// old refresh token the service may have retired) does not lose the login.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import * as client from 'openid-client';
+import { z } from 'zod';
+import type { TokenSource } from '../api';
+import { openidConfiguration } from './openid';
+
+const tokenFileSchema = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1).optional(),
+  client_id: z.string().min(1).optional(),
+  client_secret: z.string().min(1).optional(),
+  /** Where the token endpoint lives (`<oauth_url>/token`); default `<origin of the API>/oauth/v1`. */
+  oauth_url: z.string().optional(),
+});
+export type TokenFile = z.infer<typeof tokenFileSchema>;
+
+export class TokenFileError extends Error {
+  override name = 'TokenFileError';
+}
+
+export function readTokenFile(path: string): TokenFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TokenFileError(`Cannot read the token file ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new TokenFileError(`The token file ${path} is not JSON`);
+  }
+  const parsed = tokenFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new TokenFileError(
+      `The token file ${path} is not usable: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
+function writeTokenFile(path: string, tokens: TokenFile): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}
+
+/** A TokenSource over the file; refreshes with openid-client when it holds a refresh token and a client id. */
+export function tokenFileSource(path: string, apiUrl: string): TokenSource {
+  let tokens = readTokenFile(path);
+  return {
+    getAccessToken: async () => tokens.access_token,
+    async refreshAccessToken() {
+      if (!tokens.refresh_token || !tokens.client_id) return null;
+      const config = openidConfiguration({
+        apiUrl,
+        clientId: tokens.client_id,
+        ...(tokens.oauth_url ? { oauthUrl: tokens.oauth_url } : {}),
+        ...(tokens.client_secret ? { clientSecret: tokens.client_secret } : {}),
+      });
+      const answer = await client.refreshTokenGrant(config, tokens.refresh_token);
+      tokens = {
+        ...tokens,
+        access_token: answer.access_token,
+        // Without a new refresh token the old one stays valid (RFC 6749 section 6).
+        refresh_token: answer.refresh_token ?? tokens.refresh_token,
+      };
+      writeTokenFile(path, tokens);
+      return tokens.access_token;
+    },
+  };
+}

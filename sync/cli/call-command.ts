@@ -1,0 +1,87 @@
+// `vorort call`: any query or command of the contract, through the same dispatcher that IPC and
+// browser mode use, its answer printed as JSON. Works offline: writes are queued for `vorort sync`.
+import { z } from 'zod';
+import type { Command } from 'commander';
+import { openReplica } from '../db/open';
+import { createDispatcher, SCHEMAS, type Dispatcher } from '../dispatch';
+import { EXIT, describeFailure, exitCodeFor } from './exit-codes';
+
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description(
+      'Run one query or command of the contract on the replica and print its answer as JSON',
+    )
+    .requiredOption('--db <file>', 'the replica (SQLite file)')
+    .argument('<name>', 'a query or command, e.g. personnel.list or helferstunden.create')
+    .argument('[arguments]', 'its arguments as one JSON object', '{}')
+    .addHelpText('after', () => `\n${namesHelp()}\n\n${CALL_EXIT_HELP}`)
+    .action(async (name: string, text: string, options: { db: string }) => {
+      process.exitCode = await callCommand(name, text, options.db);
+    });
+}
+
+const CALL_EXIT_HELP = `Exit codes: 0 answered (the answer on stdout as JSON); 2 unknown name, bad
+arguments (the validation message on stderr, the error as JSON on stdout), a record
+that is not in the replica, or --db not a replica; 1 an internal error.
+Writes work offline: they are applied to the replica at once and queued; \`vorort sync\`
+sends them (\`vorort queue\` shows the queue).`;
+
+/** Every name with its arguments (required ones without "?"), from the contract's schemas. */
+function namesHelp(): string {
+  const lines = ['Names and their arguments:'];
+  for (const [name, schema] of Object.entries(SCHEMAS)) {
+    lines.push(`  ${name.padEnd(28)} ${describeArguments(schema)}`);
+  }
+  return lines.join('\n');
+}
+
+function describeArguments(schema: z.ZodType): string {
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+    oneOf?: { properties?: Record<string, { const?: unknown }> }[];
+  };
+  if (json.oneOf) {
+    return json.oneOf
+      .map((variant) => `{ ${Object.keys(variant.properties ?? {}).join(', ')} }`)
+      .join(' | ');
+  }
+  const names = Object.keys(json.properties ?? {});
+  if (names.length === 0) return '{}';
+  const required = new Set(json.required ?? []);
+  return `{ ${names.map((n) => (required.has(n) ? n : `${n}?`)).join(', ')} }`;
+}
+
+async function callCommand(name: string, text: string, db: string): Promise<number> {
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (error) {
+    process.stderr.write(
+      `vorort call: the arguments are not JSON (${(error as Error).message}); give one object, e.g. '{"id":"17"}'\n`,
+    );
+    return EXIT.badInput;
+  }
+  let dispatcher: Dispatcher;
+  let close: () => Promise<void>;
+  try {
+    const replica = openReplica(db, { mode: 'existing' });
+    dispatcher = createDispatcher(replica);
+    close = () => replica.close();
+  } catch (error) {
+    process.stderr.write(`vorort call: ${describeFailure(error)}\n`);
+    return exitCodeFor(error);
+  }
+  try {
+    const outcome = await dispatcher.call(name, args);
+    process.stdout.write(
+      `${JSON.stringify(outcome.ok ? outcome.value : { error: outcome.error }, null, 2)}\n`,
+    );
+    if (outcome.ok) return EXIT.ok;
+    process.stderr.write(`vorort call: ${outcome.error.message.en}\n`);
+    return outcome.error.code === 'internal' ? EXIT.partial : EXIT.badInput;
+  } finally {
+    await close();
+  }
+}

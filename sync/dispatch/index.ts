@@ -1,0 +1,139 @@
+// One dispatcher for every transport (Electron IPC, the WebSocket of browser mode, the CLI): a
+// name, arguments validated by the contract's schema, then the handler; the answer is a value,
+// `{ ok: true, value }` or `{ ok: false, error }` with a code and words in German and English,
+// never a stack trace. As Actual Budget merges its handler sets into one `app`, the query and
+// command handlers are merged here into one typed table.
+import { z } from 'zod';
+import {
+  commands,
+  queries,
+  type CommandName,
+  type CommandResults,
+  type CoreError,
+  type QueryName,
+  type QueryResults,
+} from '../contract';
+import { CoreFailure } from '../core-error';
+import type { Replica } from '../db/open';
+import { commandHandlers } from '../outbox/handlers';
+import { queryHandlers } from '../queries';
+
+export type CallName = QueryName | CommandName;
+export type CallResults = QueryResults & CommandResults;
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: CoreError };
+
+export interface Dispatcher {
+  call<N extends CallName>(name: N, args: unknown): Promise<Outcome<CallResults[N]>>;
+  call(name: string, args: unknown): Promise<Outcome<unknown>>;
+}
+
+export interface DispatcherOptions {
+  /** The clock of local writes (tests). */
+  now?: () => Date;
+}
+
+/** Every name the contract knows, with its schema. */
+export const SCHEMAS: Readonly<Record<CallName, z.ZodType>> = { ...queries, ...commands };
+
+export function isCallName(name: string): name is CallName {
+  return Object.hasOwn(SCHEMAS, name);
+}
+
+const germanIssues = z.locales.de().localeError;
+
+export function createDispatcher(replica: Replica, options: DispatcherOptions = {}): Dispatcher {
+  const handlers: Record<string, (args: never) => unknown> = {
+    ...queryHandlers(replica),
+    ...commandHandlers(replica, options),
+  };
+  return {
+    async call(name: string, args: unknown): Promise<Outcome<unknown>> {
+      if (!isCallName(name)) {
+        return failure({
+          code: 'unknown_name',
+          message: {
+            de: `Unbekannter Aufruf „${name}“ (vorort call --help listet alle).`,
+            en: `Unknown call "${name}" (vorort call --help lists them all).`,
+          },
+        });
+      }
+      const schema = SCHEMAS[name];
+      const parsed = schema.safeParse(args ?? {});
+      if (!parsed.success) return failure(invalidArguments(name, schema, args, parsed.error));
+      try {
+        const handler = handlers[name] as (a: unknown) => unknown;
+        return { ok: true, value: await handler(parsed.data) };
+      } catch (error) {
+        if (error instanceof CoreFailure) {
+          return failure({
+            code: error.code,
+            message: error.messages,
+            ...(error.issues.length ? { issues: error.issues } : {}),
+          });
+        }
+        const text = error instanceof Error ? error.message : String(error);
+        return failure({
+          code: 'internal',
+          message: { de: `Interner Fehler: ${text}`, en: `Internal error: ${text}` },
+        });
+      }
+    },
+  } as Dispatcher;
+}
+
+const failure = (error: CoreError): { ok: false; error: CoreError } => ({ ok: false, error });
+
+function invalidArguments(
+  name: string,
+  schema: z.ZodType,
+  args: unknown,
+  error: z.ZodError,
+): CoreError {
+  const path = (issue: z.core.$ZodIssue) => issue.path.map(String).join('.');
+  const issues = error.issues.map((issue) => ({ path: path(issue), message: issue.message }));
+  const german = schema.safeParse(args ?? {}, { error: germanIssues });
+  const germanIssuesList = german.success ? [] : german.error.issues;
+  const words = (list: { path: string; message: string }[]) =>
+    list.map((i) => `${i.path || '(Argumente)'}: ${i.message}`).join('; ');
+  const de = germanIssuesList.map((issue) => ({
+    path: path(issue),
+    message: (issue as { params?: { de?: string } }).params?.de ?? issue.message,
+  }));
+  return {
+    code: 'invalid_arguments',
+    message: {
+      de: `Ungültige Argumente für ${name}: ${words(de.length ? de : issues)}`,
+      en: `Invalid arguments for ${name}: ${words(issues)}`.replace('(Argumente)', '(arguments)'),
+    },
+    issues,
+  };
+}
+
+/** For typed callers in one process (tests, benches): the value, or a thrown CallFailed. */
+export class CallFailed extends Error {
+  override name = 'CallFailed';
+  constructor(readonly error: CoreError) {
+    super(error.message.en);
+  }
+}
+
+export async function callOrThrow<N extends CallName>(
+  dispatcher: Dispatcher,
+  name: N,
+  args: unknown,
+): Promise<CallResults[N]> {
+  const outcome = await dispatcher.call(name, args);
+  if (!outcome.ok) throw new CallFailed(outcome.error);
+  return outcome.value;
+}
+
+export type CallArgs<N extends CallName> = z.input<(typeof SCHEMAS)[N]>;
+
+/** Typed calls that throw CallFailed: for one process that knows its names (tests, benches). */
+export interface TypedCaller {
+  query<N extends CallName>(name: N, args: CallArgs<N>): Promise<CallResults[N]>;
+}
+
+export function typedCaller(dispatcher: Dispatcher): TypedCaller {
+  return { query: (name, args) => callOrThrow(dispatcher, name, args) };
+}

@@ -1,0 +1,87 @@
+// What the service answered to a write becomes the record's base; a record created offline takes
+// the id the service gave it, in one transaction everywhere (DESIGN rule 4): its row, the columns
+// that name it, the queued operations' paths and bodies, the conflicts, and the id map that
+// translates the temporary id for anyone still holding it.
+import type BetterSqlite3 from 'better-sqlite3';
+import { addressRow, baseOf, companyRow, courseDateRow, type ServiceResource } from '../db/rows';
+import { refreshRecord, writeRow } from './local-truth';
+import { writableType } from './records';
+
+/** Gives the record created as `localId` its service id everywhere. */
+export function replaceTemporaryId(
+  sqlite: BetterSqlite3.Database,
+  type: string,
+  localId: string,
+  serviceId: string,
+  now: string,
+): void {
+  const entry = writableType(type);
+  // Children name the new id before the parent row has it: checked at commit instead.
+  sqlite.pragma('defer_foreign_keys = ON');
+  if (type === 'course')
+    sqlite.prepare('DELETE FROM course_dates WHERE course_id = ?').run(localId);
+  const pulledMeanwhile = sqlite
+    .prepare(`SELECT 1 FROM ${entry.table} WHERE id = ?`)
+    .get(serviceId);
+  for (const { table, column } of entry.referencedBy) {
+    sqlite.prepare(`UPDATE ${table} SET ${column} = ? WHERE ${column} = ?`).run(serviceId, localId);
+  }
+  if (pulledMeanwhile) {
+    sqlite.prepare(`DELETE FROM ${entry.table} WHERE id = ?`).run(localId);
+  } else {
+    sqlite.prepare(`UPDATE ${entry.table} SET id = ? WHERE id = ?`).run(serviceId, localId);
+  }
+  sqlite
+    .prepare('UPDATE outbox SET record_id = ? WHERE record_type = ? AND record_id = ?')
+    .run(serviceId, type, localId);
+  // Temporary ids are UUIDs: quoted, they cannot occur in a body by accident.
+  sqlite
+    .prepare(
+      `UPDATE outbox SET args = replace(args, ?, ?) WHERE state <> 'done' AND instr(args, ?) > 0`,
+    )
+    .run(`"${localId}"`, `"${serviceId}"`, `"${localId}"`);
+  sqlite
+    .prepare('UPDATE conflicts SET record_id = ? WHERE record_type = ? AND record_id = ?')
+    .run(serviceId, type, localId);
+  sqlite
+    .prepare(
+      'INSERT OR REPLACE INTO id_map (local_id, record_type, service_id, mapped_at) VALUES (?, ?, ?, ?)',
+    )
+    .run(localId, type, serviceId, now);
+}
+
+/**
+ * The service's answer to a write as the record's new base, and what it included (a course's
+ * dates and place, a participation's new company); then the record's open changes on top.
+ */
+export function adoptAnswer(
+  sqlite: BetterSqlite3.Database,
+  resource: ServiceResource,
+  included: readonly ServiceResource[],
+  type: string,
+  now: string,
+  template: Record<string, unknown> = {},
+): void {
+  const entry = writableType(type);
+  const stored = sqlite.prepare(`SELECT * FROM ${entry.table} WHERE id = ?`).get(resource.id) as
+    Record<string, unknown> | undefined;
+  for (const item of included) {
+    if (item.type === 'course_date')
+      writeRow(sqlite, 'course_dates', ['id'], courseDateRow(item, resource.id, now));
+    else if (item.type === 'address') writeRow(sqlite, 'addresses', ['id'], addressRow(item, now));
+    else if (item.type === 'company') writeRow(sqlite, 'companies', ['id'], companyRow(item, now));
+  }
+  const context = { ...template, ...stored, synced_at: now };
+  writeRow(sqlite, entry.table, ['id'], {
+    ...entry.toRow(resource, context, sqlite),
+    base: baseOf(resource),
+    synced_at: now,
+  });
+  refreshRecord(sqlite, type, resource.id);
+}
+
+/** The service id a temporary id was given, if it has one by now. */
+export function serviceIdOf(sqlite: BetterSqlite3.Database, localId: string): string | undefined {
+  return sqlite.prepare('SELECT service_id FROM id_map WHERE local_id = ?').pluck().get(localId) as
+    string | undefined;
+}

@@ -1,0 +1,199 @@
+// Local truth (DESIGN rule 2): a record's row is the service's last version (its base) with the
+// changes of its open outbox operations on top. The changes are always folded from the outbox,
+// never kept apart, so whatever happens to an operation (sent, coalesced, edited, discarded) the
+// row follows by calling refreshRecord.
+import type BetterSqlite3 from 'better-sqlite3';
+import { qualifikationRows, type ServiceResource } from '../db/rows';
+import type { RowValues } from '../db/writer';
+import { writableType } from './records';
+import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
+
+/** What the open operations of one record change, folded in order. */
+export interface LocalChanges {
+  created: boolean;
+  deleted: boolean;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, unknown>;
+  /** Qualification edits (user): applied to the base's list, sent as they are. */
+  qualifikationen: Record<string, unknown>[];
+}
+
+export interface StoredBase {
+  attributes: Record<string, unknown>;
+  relationships: Record<string, unknown>;
+}
+
+export const EMPTY_BASE = JSON.stringify({ attributes: {}, relationships: {} });
+
+/** The local effect of one operation's arguments. */
+export function effectOf(
+  command: string,
+  args: WriteArgs,
+): Pick<LocalChanges, 'attributes' | 'relationships' | 'qualifikationen'> {
+  const { qualifikationen, ...attributes } = args.attributes ?? {};
+  const relationships: Record<string, unknown> = { ...(args.relationships ?? {}) };
+  if (command === 'participation.create' || command === 'customfield.create') {
+    relationships.course = { data: { type: 'course', id: args.courseId } };
+  }
+  if (command === 'participation.cancel') {
+    return { attributes: { status: 'cancelled' }, relationships: {}, qualifikationen: [] };
+  }
+  return {
+    attributes,
+    relationships,
+    qualifikationen: Array.isArray(qualifikationen)
+      ? (qualifikationen as Record<string, unknown>[])
+      : [],
+  };
+}
+
+export function foldChanges(ops: readonly OutboxRow[]): LocalChanges | null {
+  if (ops.length === 0) return null;
+  const changes: LocalChanges = {
+    created: false,
+    deleted: false,
+    attributes: {},
+    relationships: {},
+    qualifikationen: [],
+  };
+  for (const op of ops) {
+    const verb = verbOf(op.command);
+    if (verb === 'delete') {
+      changes.deleted = true;
+      continue;
+    }
+    if (verb === 'create' || verb === 'upsert') changes.created = true;
+    const effect = effectOf(op.command, parseArgs(op));
+    Object.assign(changes.attributes, effect.attributes);
+    Object.assign(changes.relationships, effect.relationships);
+    changes.qualifikationen.push(...effect.qualifikationen);
+  }
+  return changes;
+}
+
+/** The base's qualifications with the edits applied: a null second value removes, else sets. */
+export function applyQualificationEdits(
+  list: unknown,
+  edits: readonly Record<string, unknown>[],
+): Record<string, unknown>[] {
+  let result = Array.isArray(list) ? (list as Record<string, unknown>[]).slice() : [];
+  for (const edit of edits) {
+    const key = edit.position !== undefined ? 'position' : 'zentralliste_id';
+    const second = ['rang', 'name_kurz', 'zentralliste_rang', 'zentralliste_name_kurz'].find(
+      (name) => edit[name] !== undefined,
+    );
+    const sameList = (q: Record<string, unknown>) => String(q[key]) === String(edit[key]);
+    if (second && edit[second] === null) {
+      result = result.filter((q) => !sameList(q));
+      continue;
+    }
+    const existing = result.findIndex(sameList);
+    const updated = { ...(existing >= 0 ? result[existing] : {}), ...edit };
+    if (second === 'name_kurz' || second === 'zentralliste_name_kurz')
+      updated.name_kurz = edit[second];
+    if (existing >= 0) result[existing] = updated;
+    else result.push(updated);
+  }
+  return result;
+}
+
+export function mergedResource(
+  type: string,
+  id: string,
+  base: StoredBase,
+  changes: LocalChanges | null,
+): ServiceResource {
+  if (!changes)
+    return {
+      type,
+      id,
+      attributes: base.attributes,
+      relationships: base.relationships as ServiceResource['relationships'],
+    };
+  const attributes = { ...base.attributes, ...changes.attributes };
+  if (changes.qualifikationen.length > 0) {
+    attributes.qualifikationen = applyQualificationEdits(
+      base.attributes.qualifikationen,
+      changes.qualifikationen,
+    );
+  }
+  return {
+    type,
+    id,
+    attributes,
+    relationships: {
+      ...base.relationships,
+      ...changes.relationships,
+    } as ServiceResource['relationships'],
+  };
+}
+
+export function openOperations(
+  sqlite: BetterSqlite3.Database,
+  type: string,
+  id: string,
+): OutboxRow[] {
+  return sqlite
+    .prepare(
+      "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id",
+    )
+    .all(type, id) as OutboxRow[];
+}
+
+/**
+ * Rewrites the record's row from its base and its open operations: the query columns, `pending`
+ * and `local_state`. A record created locally whose operations are all gone (discarded, or
+ * created and deleted before it was sent) is removed. `template` gives a new row its parent
+ * columns (a participation's course).
+ */
+export function refreshRecord(
+  sqlite: BetterSqlite3.Database,
+  type: string,
+  id: string,
+  template: Record<string, unknown> = {},
+): void {
+  const entry = writableType(type);
+  const stored = sqlite.prepare(`SELECT * FROM ${entry.table} WHERE id = ?`).get(id) as
+    Record<string, unknown> | undefined;
+  const changes = foldChanges(openOperations(sqlite, type, id));
+  const neverSent = !stored || stored.synced_at === '';
+  if (neverSent && !changes?.created) {
+    if (stored) sqlite.prepare(`DELETE FROM ${entry.table} WHERE id = ?`).run(id);
+    return;
+  }
+  const baseText = typeof stored?.base === 'string' ? stored.base : EMPTY_BASE;
+  const base = JSON.parse(baseText) as StoredBase;
+  const resource = mergedResource(type, id, base, changes);
+  const context = { ...template, ...stored, synced_at: stored?.synced_at ?? '' };
+  const row: RowValues = {
+    ...entry.toRow(resource, context, sqlite),
+    base: baseText,
+    synced_at: String(context.synced_at),
+    pending: changes ? JSON.stringify(changes) : null,
+    local_state: !changes ? null : changes.deleted ? 'deleted' : neverSent ? 'created' : 'changed',
+  };
+  writeRow(sqlite, entry.table, ['id'], row);
+  if (type === 'user') {
+    sqlite.prepare('DELETE FROM qualifikationen WHERE user_id = ?').run(id);
+    for (const q of qualifikationRows(resource))
+      writeRow(sqlite, 'qualifikationen', ['user_id', 'idx'], q);
+  }
+}
+
+/** An upsert, never a REPLACE: a replaced course would take its participations with it (ON DELETE CASCADE). */
+export function writeRow(
+  sqlite: BetterSqlite3.Database,
+  table: string,
+  keys: readonly string[],
+  row: object,
+): void {
+  const columns = Object.keys(row);
+  const values = columns.map((c) => (row as RowValues)[c] ?? null);
+  const updates = columns.filter((c) => !keys.includes(c)).map((c) => `${c} = excluded.${c}`);
+  sqlite
+    .prepare(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
+        `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
+    )
+    .run(values);
+}

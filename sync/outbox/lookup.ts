@@ -1,0 +1,130 @@
+// A POST whose answer never came (DESIGN rule 7) is never sent blindly again: first the record
+// is looked for on the service, in the collection it was created in, by what was sent. Found:
+// it is adopted. Certainly absent (the collection was read completely and it is not there): it is
+// sent again. The service offers no list of occasions, so an occasion cannot be looked for:
+// it waits for the person to decide.
+import type BetterSqlite3 from 'better-sqlite3';
+import { subMinutes } from 'date-fns';
+import type { ApiClient } from '../api';
+import type { ServiceResource } from '../db/rows';
+import { parseArgs, type OutboxRow, type WriteArgs } from './operations';
+import { sameValue } from './requests';
+
+export type LookupResult =
+  | { found: ServiceResource; included: ServiceResource[] }
+  | { absent: true }
+  | { cannotTell: string };
+
+/** How far before the request the service's change times may lie (clocks differ). */
+const CLOCK_SLACK_MINUTES = 10;
+
+/** Every sent attribute and relationship has the same value on the candidate. */
+export function matchesWhatWasSent(args: WriteArgs, candidate: ServiceResource): boolean {
+  const attributes = candidate.attributes ?? {};
+  for (const [name, value] of Object.entries(args.attributes ?? {})) {
+    if (name === 'qualifikationen') continue;
+    if (!sameValue(value, attributes[name])) return false;
+  }
+  for (const [name, value] of Object.entries(args.relationships ?? {})) {
+    const sent = (value as { data?: unknown }).data;
+    const theirs = candidate.relationships?.[name]?.data;
+    const ids = (data: unknown) =>
+      (Array.isArray(data) ? data : data ? [data] : [])
+        .map((ref) => String((ref as { id: unknown }).id))
+        .sort()
+        .join(',');
+    // A record made in the same request (`new-…`) has the service's id now: not comparable.
+    if (sent === undefined || ids(sent).includes('new-')) continue;
+    if (ids(sent) !== ids(theirs)) return false;
+  }
+  return true;
+}
+
+async function collect(
+  pages: AsyncGenerator<{ data: ServiceResource[]; included: ServiceResource[] }>,
+) {
+  const data: ServiceResource[] = [];
+  const included: ServiceResource[] = [];
+  for await (const page of pages) {
+    data.push(...page.data);
+    included.push(...page.included);
+  }
+  return { data, included };
+}
+
+export async function lookForCreated(
+  api: ApiClient,
+  sqlite: BetterSqlite3.Database,
+  op: OutboxRow,
+  signal?: AbortSignal,
+): Promise<LookupResult> {
+  const args = parseArgs(op);
+  const since = subMinutes(new Date(op.sent_at ?? op.created_at), CLOCK_SLACK_MINUTES);
+  const options = signal ? { signal } : {};
+  let answer: { data: ServiceResource[]; included: ServiceResource[] };
+  switch (op.command) {
+    case 'user.create':
+      answer = await collect(api.listPersonal({ updatedSince: since, ...options }));
+      break;
+    case 'kalender.create':
+      answer = await collect(api.listKalender(options));
+      break;
+    case 'helferstunden.create': {
+      const von = String(args.attributes?.von ?? '').slice(0, 10);
+      const user = (args.relationships?.user as { data?: { id?: string } } | undefined)?.data?.id;
+      const self = sqlite
+        .prepare("SELECT value FROM replica_meta WHERE key = 'self_id'")
+        .pluck()
+        .get() as string | undefined;
+      answer = await collect(
+        api.listHelferstunden({
+          changedSince: since,
+          eigene: !user || user === self,
+          ...(von ? { von: dayBefore(von) } : {}),
+          ...options,
+        }),
+      );
+      break;
+    }
+    case 'course.create': {
+      const first = firstDate(args);
+      if (!first) return { cannotTell: 'a course without dates cannot be found by its dates' };
+      answer = await collect(
+        api.listCourses({ from: dayBefore(first), until: dayAfter(first), ...options }),
+      );
+      break;
+    }
+    case 'participation.create':
+      answer = await collect(api.listParticipations(args.courseId ?? '', options));
+      break;
+    case 'customfield.create':
+      answer = await collect(api.listCustomFields(args.courseId ?? '', options));
+      break;
+    default:
+      return { cannotTell: `the service has no list to look for a ${op.record_type} in` };
+  }
+  const adopted = new Set(
+    sqlite
+      .prepare('SELECT service_id FROM id_map WHERE record_type = ?')
+      .pluck()
+      .all(op.record_type) as string[],
+  );
+  const found = answer.data.find(
+    (candidate) => !adopted.has(candidate.id) && matchesWhatWasSent(args, candidate),
+  );
+  return found ? { found, included: answer.included } : { absent: true };
+}
+
+function firstDate(args: WriteArgs): string | undefined {
+  const dates = (args.included ?? [])
+    .filter((item) => item.type === 'course_date')
+    .map((item) => String(item.attributes?.from ?? '').slice(0, 10))
+    .filter(Boolean)
+    .sort();
+  return dates[0];
+}
+
+const shift = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const dayBefore = (date: string) => shift(date, -1);
+const dayAfter = (date: string) => shift(date, 2);
