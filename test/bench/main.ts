@@ -1,11 +1,13 @@
 // `npm run bench [-- CASE...]`: performance as ratios against a baseline measured in the same run
 // (the machines are shared and noisy, so bare times mean little). Each case ends with one JSON line.
+import { outboxBench } from './outbox-bench';
 import { sandboxBench } from './sandbox-bench';
 import { syncBench } from './sync-bench';
 
 const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
   sync: syncBench,
   sandbox: sandboxBench,
+  outbox: outboxBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
