@@ -101,8 +101,12 @@ export interface Paged<T> {
   items: T[];
 }
 
+/** A record changed here and not yet accepted by the service (the outbox sends it); null otherwise. */
+export type LocalState = 'created' | 'changed' | 'deleted' | null;
+
 export interface PersonListItem {
   id: string;
+  localState: LocalState;
   vorname: string;
   nachname: string;
   status: string | null;
@@ -117,6 +121,7 @@ export interface PersonDetail extends PersonListItem {
   organisation: string | null;
   ausbildungen: {
     id: string;
+    localState: LocalState;
     bezeichnung: string | null;
     datum: string | null;
     gueltig_bis: string | null;
@@ -133,6 +138,7 @@ export interface PersonDetail extends PersonListItem {
 
 export interface CourseListItem {
   id: string;
+  localState: LocalState;
   title: string | null;
   courseNumber: string | null;
   status: string | null;
@@ -153,6 +159,7 @@ export interface CourseDetail extends CourseListItem {
   trainers: { id: string; name: string | null }[];
   customfields: {
     id: string;
+    localState: LocalState;
     name: string | null;
     fieldType: string | null;
     attributes: Record<string, unknown>;
@@ -161,6 +168,7 @@ export interface CourseDetail extends CourseListItem {
 
 export interface ParticipationItem {
   id: string;
+  localState: LocalState;
   firstName: string | null;
   lastName: string | null;
   status: string | null;
@@ -172,6 +180,7 @@ export interface ParticipationItem {
 
 export interface HoursItem {
   id: string;
+  localState: LocalState;
   userId: string | null;
   userName: string | null;
   von: string | null;
@@ -206,6 +215,13 @@ export interface SyncStatus {
   selfId: string | null;
   /** Records and items set aside by the syncs, per collection (details: the sync.quarantine query). */
   quarantine: { total: number; byCollection: Record<string, number> };
+  /** Local writes not yet accepted by the service, by state; open conflicts; a queue waiting for login. */
+  outbox: {
+    open: number;
+    byState: Partial<Record<'pending' | 'in_flight' | 'retrying' | 'parked' | 'unknown', number>>;
+    conflicts: number;
+    pausedForLogin: boolean;
+  };
   /** Areas the account cannot use (403) or the organisation has not licensed (423). */
   unavailableAreas: AreaStatus[];
 }
@@ -247,6 +263,7 @@ export interface QueryResults {
   'hours.types': { id: string; bezeichnung: string | null; aktiv: boolean }[];
   'calendars.list': {
     id: string;
+    localState: LocalState;
     name: string | null;
     farbe: string | null;
     typ: string | null;
@@ -254,6 +271,7 @@ export interface QueryResults {
   }[];
   'notifications.list': {
     id: string;
+    localState: LocalState;
     titel: string | null;
     kategorie: string | null;
     gelesen: boolean;

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { SyncStatus } from '../contract';
 import { openReplica } from '../db/open';
 import { syncLockHolder } from '../db/sync-lock';
-import { syncStatus } from '../queries/status';
+import { callOrThrow, createDispatcher } from '../dispatch';
 import { collectionLabel } from './collections';
 import { EXIT, describeFailure, exitCodeFor } from './exit-codes';
 
@@ -20,19 +20,19 @@ export function registerStatusCommand(program: Command): void {
 Exit codes: 0 shown; 2 bad options, or --db is not a replica (missing, a folder,
 empty, not SQLite, another program's database, or written by a newer Vorort).`,
     )
-    .action((options: { db: string; json?: boolean }) => {
-      process.exitCode = statusCommand(options);
+    .action(async (options: { db: string; json?: boolean }) => {
+      process.exitCode = await statusCommand(options);
     });
 }
 
-function statusCommand(options: { db: string; json?: boolean }): number {
+async function statusCommand(options: { db: string; json?: boolean }): Promise<number> {
   let status: SyncStatus;
   try {
     const replica = openReplica(options.db, { mode: 'existing' });
     try {
-      status = syncStatus(replica.sqlite);
+      status = await callOrThrow(createDispatcher(replica), 'sync.status', {});
     } finally {
-      void replica.close();
+      await replica.close();
     }
   } catch (error) {
     process.stderr.write(`vorort status: ${describeFailure(error)}\n`);
@@ -46,6 +46,7 @@ function statusCommand(options: { db: string; json?: boolean }): number {
   print(`Replica ${options.db}, profile ${status.profile ?? '-'}, ${lastSyncWords(status)}`);
   const running = syncLockHolder(options.db);
   if (running) print(`A sync is running now (pid ${running.pid} since ${running.startedAt})`);
+  print(outboxWords(status.outbox));
   for (const [type, n] of Object.entries(status.counts)) print(`  ${type.padEnd(28)} ${n}`);
   for (const c of status.collections) {
     const note = c.unavailable
@@ -56,6 +57,20 @@ function statusCommand(options: { db: string; json?: boolean }): number {
     print(`  [${collectionLabel(c.collection)}] ${note}`);
   }
   return EXIT.ok;
+}
+
+/** The outbox in one line: what waits to be sent, and why. */
+export function outboxWords(outbox: SyncStatus['outbox']): string {
+  if (outbox.open === 0 && outbox.conflicts === 0)
+    return 'Outbox: empty (everything is with the service)';
+  const states = Object.entries(outbox.byState).map(
+    ([state, n]) => `${n} ${state.replace('_', ' ')}`,
+  );
+  const extra = [
+    ...(outbox.conflicts ? [`${outbox.conflicts} conflicts (vorort queue conflicts)`] : []),
+    ...(outbox.pausedForLogin ? ['paused until the next login'] : []),
+  ];
+  return `Outbox: ${outbox.open} not yet sent (${states.join(', ') || 'none'})${extra.length ? `; ${extra.join('; ')}` : ''}`;
 }
 
 /**

@@ -22,7 +22,12 @@ function freshFile(): string {
   return join(dir, `replica-${files}.sqlite`);
 }
 
-const HOURS_INDEXES = ['helferstunden_anlass', 'helferstunden_user_von', 'helferstunden_von'];
+const HOURS_INDEXES = [
+  'helferstunden_anlass',
+  'helferstunden_local',
+  'helferstunden_user_von',
+  'helferstunden_von',
+];
 
 /** The indexes of `table` written in SQL (not the automatic ones of keys), by name. */
 function indexSql(sqlite: BetterSqlite3.Database, table: string): Record<string, string> {

@@ -18,6 +18,7 @@ function courseListQuery(db: Kysely<Database>) {
 
 const listColumns = [
   'c.id as id',
+  'c.local_state as localState',
   'c.title as title',
   'c.course_number as courseNumber',
   'c.status as status',
@@ -112,13 +113,15 @@ export async function getCourse(db: Kysely<Database>, id: string): Promise<Cours
       .execute(),
     db
       .selectFrom('customfields')
-      .select(['id', 'name', 'field_type', 'base', 'pending'])
+      .select(['id', 'local_state', 'name', 'field_type', 'base', 'pending'])
       .where('course_id', '=', id)
+      .where('local_state', 'is distinct from', 'deleted')
       .orderBy('position')
       .execute(),
   ]);
   const item: CourseListItem = {
     id: course.id,
+    localState: course.localState,
     title: course.title,
     courseNumber: course.courseNumber,
     status: course.status,
@@ -140,6 +143,7 @@ export async function getCourse(db: Kysely<Database>, id: string): Promise<Cours
     trainers,
     customfields: customfields.map((f) => ({
       id: f.id,
+      localState: f.local_state,
       name: f.name,
       fieldType: f.field_type,
       attributes: currentAttributes(f),
@@ -157,6 +161,7 @@ export async function listParticipations(
     .leftJoin('uvts as u', 'u.id', 'p.uvt_id')
     .select([
       'p.id as id',
+      'p.local_state as localState',
       'p.first_name as firstName',
       'p.last_name as lastName',
       'p.status as status',

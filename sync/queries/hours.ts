@@ -12,7 +12,8 @@ interface HoursFilter {
 
 /** The WHERE clause over `helferstunden h` for a filter (TRUE when nothing is filtered). */
 function hoursWhere(filter: HoursFilter) {
-  const conditions = [sql`1 = 1`];
+  // A record deleted here is gone for every screen, though its DELETE is still queued.
+  const conditions = [sql`h.local_state IS NOT 'deleted'`];
   if (filter.userId) conditions.push(sql`h.user_id = ${filter.userId}`);
   if (filter.from) conditions.push(sql`h.von >= ${filter.from}`);
   if (filter.until) conditions.push(sql`h.von < ${`${filter.until}T99`}`);
@@ -43,6 +44,7 @@ export async function listHours(
     .where(hoursWhere(filter))
     .select([
       'h.id as id',
+      'h.local_state as localState',
       'h.user_id as userId',
       sql<
         string | null

@@ -8,11 +8,13 @@ import { currentAttributes, prefixPattern, prefixRange } from './record';
 export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
   const rows = await db
     .selectFrom('kalender')
-    .select(['id', 'name', 'farbe', 'typ', 'base', 'pending'])
+    .select(['id', 'local_state', 'name', 'farbe', 'typ', 'base', 'pending'])
+    .where('local_state', 'is distinct from', 'deleted')
     .orderBy('name')
     .execute();
   return rows.map((r) => ({
     id: r.id,
+    localState: r.local_state,
     name: r.name,
     farbe: r.farbe,
     typ: r.typ,
@@ -26,13 +28,24 @@ export async function listNotifications(
 ): Promise<QueryResults['notifications.list']> {
   let query = db
     .selectFrom('benachrichtigungen')
-    .select(['id', 'titel', 'kategorie', 'gelesen', 'erstellt_am', 'base', 'pending']);
+    .select([
+      'id',
+      'local_state',
+      'titel',
+      'kategorie',
+      'gelesen',
+      'erstellt_am',
+      'base',
+      'pending',
+    ])
+    .where('local_state', 'is distinct from', 'deleted');
   if (args.unreadOnly) query = query.where('gelesen', '=', 0);
   const rows = await query.orderBy('erstellt_am', 'desc').execute();
   return rows.map((r) => {
     const attributes = currentAttributes(r);
     return {
       id: r.id,
+      localState: r.local_state,
       titel: r.titel,
       kategorie: r.kategorie,
       gelesen: attributes.gelesen === true,

@@ -49,6 +49,7 @@ export async function listPersonnel(
     .innerJoin('users', 'users.id', 'page.id')
     .select([
       'users.id',
+      'users.local_state as localState',
       'vorname',
       'nachname',
       'status',
@@ -108,7 +109,8 @@ export async function getPerson(db: Kysely<Database>, id: string): Promise<Perso
       : undefined,
     db
       .selectFrom('ausbildungen')
-      .select(['id', 'bezeichnung', 'datum', 'gueltig_bis'])
+      .select(['id', 'local_state as localState', 'bezeichnung', 'datum', 'gueltig_bis'])
+      .where('local_state', 'is distinct from', 'deleted')
       .where('user_id', '=', id)
       .orderBy('datum', 'desc')
       .execute(),
@@ -127,6 +129,7 @@ export async function getPerson(db: Kysely<Database>, id: string): Promise<Perso
   ]);
   const item: PersonListItem = {
     id: person.id,
+    localState: person.local_state,
     vorname: person.vorname,
     nachname: person.nachname,
     status: person.status,

@@ -78,9 +78,27 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
     profile: meta.get('profile') ?? null,
     selfId: meta.get('self_id') ?? null,
     quarantine: quarantineCounts(sqlite),
+    outbox: outboxCounts(sqlite, meta.get('outbox_paused') === 'login'),
     unavailableAreas: areaStatus(states).filter(
       (area) => area.state !== 'available' && area.state !== 'never synced',
     ),
+  };
+}
+
+/** What the outbox still holds (rule 12: the pending count, and why it waits). */
+function outboxCounts(
+  sqlite: BetterSqlite3.Database,
+  pausedForLogin: boolean,
+): SyncStatus['outbox'] {
+  const rows = sqlite
+    .prepare("SELECT state, count(*) AS n FROM outbox WHERE state <> 'done' GROUP BY state")
+    .all() as { state: string; n: number }[];
+  const byState = Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  return {
+    open: rows.reduce((sum, r) => sum + r.n, 0),
+    byState,
+    conflicts: sqlite.prepare('SELECT count(*) FROM conflicts').pluck().get() as number,
+    pausedForLogin,
   };
 }
 

@@ -337,6 +337,7 @@ describe('office sync in lanes', () => {
     expect(count(replica.sqlite, 'SELECT count(*) FROM helferstunden')).toBeGreaterThan(0);
     expect(hoursIndexes(replica.sqlite)).toEqual([
       'helferstunden_anlass',
+      'helferstunden_local',
       'helferstunden_user_von',
       'helferstunden_von',
     ]);
@@ -395,6 +396,7 @@ describe('trainer sync in lanes', () => {
     });
     expect(hoursIndexes(replica.sqlite)).toEqual([
       'helferstunden_anlass',
+      'helferstunden_local',
       'helferstunden_user_von',
       'helferstunden_von',
     ]);
