@@ -100,15 +100,17 @@ export class ReplicaWriter {
 
   /** Deletes rows whose `column` equals one of `values` (chunked to stay under SQLite's variable limit). */
   deleteWhereIn(table: TableName, column: string, values: readonly string[]): number {
-    if (column === 'id' && this.local?.tables.has(table))
-      values = this.local.removable(table, values);
+    const local = this.local?.tables.has(table) ? this.local : undefined;
+    if (local && column === 'id') values = local.removable(table, values);
+    // Replaced per parent (a person's trainings): rows with local changes stay for the rebase.
+    const spare = local && column !== 'id' ? ' AND local_state IS NULL' : '';
     let deleted = 0;
     for (let start = 0; start < values.length; start += 500) {
       const chunk = values.slice(start, start + 500);
       const placeholders = chunk.map(() => '?').join(',');
-      deleted += this.statement(`DELETE FROM ${table} WHERE ${column} IN (${placeholders})`).run(
-        ...chunk,
-      ).changes;
+      deleted += this.statement(
+        `DELETE FROM ${table} WHERE ${column} IN (${placeholders})${spare}`,
+      ).run(...chunk).changes;
     }
     return deleted;
   }

@@ -30,6 +30,8 @@ export interface Dispatcher {
 export interface DispatcherOptions {
   /** The clock of local writes (tests). */
   now?: () => Date;
+  /** After every command that changed the replica or the outbox: e.g. OutboxScheduler.kick (rule 12). */
+  onCommand?: (name: CommandName) => void;
 }
 
 /** Every name the contract knows, with its schema. */
@@ -62,7 +64,9 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
       if (!parsed.success) return failure(invalidArguments(name, schema, args, parsed.error));
       try {
         const handler = handlers[name] as (a: unknown) => unknown;
-        return { ok: true, value: await handler(parsed.data) };
+        const value = await handler(parsed.data);
+        if (isChange(name)) options.onCommand?.(name);
+        return { ok: true, value };
       } catch (error) {
         if (error instanceof CoreFailure) {
           return failure({
@@ -79,6 +83,11 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
       }
     },
   } as Dispatcher;
+}
+
+/** A command other than the lists: it changed the replica or the outbox. */
+function isChange(name: CallName): name is CommandName {
+  return Object.hasOwn(commands, name) && !name.endsWith('.list');
 }
 
 const failure = (error: CoreError): { ok: false; error: CoreError } => ({ ok: false, error });

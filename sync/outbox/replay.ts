@@ -24,6 +24,7 @@ import {
 } from './operations';
 import { isTemporaryId, TEMPORARY_IDS_IN_TEXT, writableType } from './records';
 import { requestFor, type OutgoingRequest } from './requests';
+import { prepared } from './statements';
 
 export interface PushOptions {
   api: ApiClient;
@@ -68,9 +69,9 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     pausedForLogin: false,
   };
   recoverInFlight(sqlite, iso());
-  sqlite.prepare("DELETE FROM replica_meta WHERE key = 'outbox_paused'").run();
+  prepared(sqlite, "DELETE FROM replica_meta WHERE key = 'outbox_paused'").run();
   const total = () =>
-    sqlite.prepare("SELECT count(*) FROM outbox WHERE state <> 'done'").pluck().get() as number;
+    prepared(sqlite, "SELECT count(*) FROM outbox WHERE state <> 'done'").pluck().get() as number;
   const startTotal = total();
   const counted = api.observeRequests(() => {
     summary.requests += 1;
@@ -97,9 +98,10 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   } finally {
     counted();
   }
-  const counts = sqlite
-    .prepare("SELECT state, count(*) AS n FROM outbox WHERE state <> 'done' GROUP BY state")
-    .all() as { state: string; n: number }[];
+  const counts = prepared(
+    sqlite,
+    "SELECT state, count(*) AS n FROM outbox WHERE state <> 'done' GROUP BY state",
+  ).all() as { state: string; n: number }[];
   const of = (state: string) => counts.find((c) => c.state === state)?.n ?? 0;
   summary.parked = of('parked');
   summary.unknown = of('unknown');
@@ -111,15 +113,14 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
 
 /** The first operation of each record that may go now, oldest first. */
 function nextReady(sqlite: BetterSqlite3.Database, now: string): OutboxRow | undefined {
-  const candidates = sqlite
-    .prepare(
-      `SELECT * FROM outbox o WHERE state IN ('pending', 'retrying', 'unknown')
+  const candidates = prepared(
+    sqlite,
+    `SELECT * FROM outbox o WHERE state IN ('pending', 'retrying', 'unknown')
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
          AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.record_type = o.record_type
            AND p.record_id = o.record_id AND p.state <> 'done' AND p.id < o.id)
        ORDER BY id`,
-    )
-    .iterate(now) as IterableIterator<OutboxRow>;
+  ).iterate(now) as IterableIterator<OutboxRow>;
   for (const op of candidates) {
     if (waitingFor(op) === null) return op;
   }
@@ -137,20 +138,22 @@ export function waitingFor(op: Pick<OutboxRow, 'args' | 'record_id' | 'command'>
 }
 
 function waitingCount(sqlite: BetterSqlite3.Database): number {
-  const open = sqlite
-    .prepare("SELECT args, record_id, command FROM outbox WHERE state IN ('pending', 'retrying')")
-    .all() as Pick<OutboxRow, 'args' | 'record_id' | 'command'>[];
+  const open = prepared(
+    sqlite,
+    "SELECT args, record_id, command FROM outbox WHERE state IN ('pending', 'retrying')",
+  ).all() as Pick<OutboxRow, 'args' | 'record_id' | 'command'>[];
   return open.filter((op) => waitingFor(op) !== null).length;
 }
 
-function nextDue(sqlite: BetterSqlite3.Database): string | null {
+/** When the next operation waiting for its retry time is due; null when none waits for a time. */
+export function nextDue(sqlite: BetterSqlite3.Database): string | null {
   return (
-    (sqlite
-      .prepare(
-        "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('retrying', 'unknown') AND next_attempt_at IS NOT NULL",
-      )
+    (prepared(
+      sqlite,
+      "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('retrying', 'unknown') AND next_attempt_at IS NOT NULL AND next_attempt_at < ?",
+    )
       .pluck()
-      .get() as string | null) ?? null
+      .get(NEVER) as string | null) ?? null
   );
 }
 
@@ -209,11 +212,10 @@ function accept(
   if (verb === 'delete') {
     refreshRecord(sqlite, op.record_type, op.record_id);
     const { table } = writableType(op.record_type);
-    const still = sqlite
-      .prepare(`SELECT local_state FROM ${table} WHERE id = ?`)
+    const still = prepared(sqlite, `SELECT local_state FROM ${table} WHERE id = ?`)
       .pluck()
       .get(op.record_id) as string | null | undefined;
-    if (still === null) sqlite.prepare(`DELETE FROM ${table} WHERE id = ?`).run(op.record_id);
+    if (still === null) prepared(sqlite, `DELETE FROM ${table} WHERE id = ?`).run(op.record_id);
     return;
   }
   if (!resource || resource.type === 'cancellation') {
@@ -292,7 +294,8 @@ async function failed(
     case 'interrupted':
     case 'malformed':
       // The request may have reached the service: a POST is looked for before it goes again.
-      if (isPost) {
+      // Not when the connection was never made: then it certainly did not arrive.
+      if (isPost && !neverConnected(error)) {
         setState(sqlite, op.id, 'unknown', now, {
           nextAttemptAt: error.kind === 'cancelled' ? null : later(options, op.attempts),
           error: describeError(error),
@@ -314,11 +317,10 @@ async function failed(
     case 'auth':
       // Refused even after one refresh: not carried out. The queue waits for a login.
       setState(sqlite, op.id, 'pending', now, { error: describeError(error) });
-      sqlite
-        .prepare(
-          "INSERT OR REPLACE INTO replica_meta (key, value) VALUES ('outbox_paused', 'login')",
-        )
-        .run();
+      prepared(
+        sqlite,
+        "INSERT OR REPLACE INTO replica_meta (key, value) VALUES ('outbox_paused', 'login')",
+      ).run();
       return 'paused';
     case 'not_found':
       if (request.method === 'DELETE') {
@@ -355,9 +357,27 @@ async function failed(
   return 'parked';
 }
 
+/** Errors of the connection attempt itself (undici nests them in `cause`): nothing was sent. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+function neverConnected(error: ApiError): boolean {
+  if (error.kind !== 'network') return false;
+  let cause: unknown = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth += 1) {
+    if (NOT_CONNECTED.has((cause as NodeJS.ErrnoException).code ?? '')) return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
 function clientIdFor(sqlite: BetterSqlite3.Database, op: OutboxRow): string | null {
-  const accepted = sqlite
-    .prepare('SELECT accepted FROM client_ids WHERE record_type = ?')
+  const accepted = prepared(sqlite, 'SELECT accepted FROM client_ids WHERE record_type = ?')
     .pluck()
     .get(op.record_type) as number | undefined;
   if (accepted === 0) return null;
@@ -370,11 +390,10 @@ function rememberClientIds(
   accepted: boolean,
   now: string,
 ): void {
-  sqlite
-    .prepare(
-      'INSERT OR REPLACE INTO client_ids (record_type, accepted, probed_at) VALUES (?, ?, ?)',
-    )
-    .run(type, accepted ? 1 : 0, now);
+  prepared(
+    sqlite,
+    'INSERT OR REPLACE INTO client_ids (record_type, accepted, probed_at) VALUES (?, ?, ?)',
+  ).run(type, accepted ? 1 : 0, now);
 }
 
 /** The service's own words where it gave some, in both languages' frames. */
