@@ -6,6 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { addressRow, baseOf, companyRow, courseDateRow, type ServiceResource } from '../db/rows';
 import { refreshRecord, writeRow } from './local-truth';
 import { writableType } from './records';
+import { prepared } from './statements';
 
 /** Gives the record created as `localId` its service id everywhere. */
 export function replaceTemporaryId(
@@ -17,37 +18,41 @@ export function replaceTemporaryId(
 ): void {
   const entry = writableType(type);
   // Children name the new id before the parent row has it: checked at commit instead.
-  sqlite.pragma('defer_foreign_keys = ON');
+  prepared(sqlite, 'PRAGMA defer_foreign_keys = ON').run();
   if (type === 'course')
-    sqlite.prepare('DELETE FROM course_dates WHERE course_id = ?').run(localId);
-  const pulledMeanwhile = sqlite
-    .prepare(`SELECT 1 FROM ${entry.table} WHERE id = ?`)
-    .get(serviceId);
+    prepared(sqlite, 'DELETE FROM course_dates WHERE course_id = ?').run(localId);
+  const pulledMeanwhile = prepared(sqlite, `SELECT 1 FROM ${entry.table} WHERE id = ?`).get(
+    serviceId,
+  );
   for (const { table, column } of entry.referencedBy) {
-    sqlite.prepare(`UPDATE ${table} SET ${column} = ? WHERE ${column} = ?`).run(serviceId, localId);
+    prepared(sqlite, `UPDATE ${table} SET ${column} = ? WHERE ${column} = ?`).run(
+      serviceId,
+      localId,
+    );
   }
   if (pulledMeanwhile) {
-    sqlite.prepare(`DELETE FROM ${entry.table} WHERE id = ?`).run(localId);
+    prepared(sqlite, `DELETE FROM ${entry.table} WHERE id = ?`).run(localId);
   } else {
-    sqlite.prepare(`UPDATE ${entry.table} SET id = ? WHERE id = ?`).run(serviceId, localId);
+    prepared(sqlite, `UPDATE ${entry.table} SET id = ? WHERE id = ?`).run(serviceId, localId);
   }
-  sqlite
-    .prepare('UPDATE outbox SET record_id = ? WHERE record_type = ? AND record_id = ?')
-    .run(serviceId, type, localId);
+  prepared(sqlite, 'UPDATE outbox SET record_id = ? WHERE record_type = ? AND record_id = ?').run(
+    serviceId,
+    type,
+    localId,
+  );
   // Temporary ids are UUIDs: quoted, they cannot occur in a body by accident.
-  sqlite
-    .prepare(
-      `UPDATE outbox SET args = replace(args, ?, ?) WHERE state <> 'done' AND instr(args, ?) > 0`,
-    )
-    .run(`"${localId}"`, `"${serviceId}"`, `"${localId}"`);
-  sqlite
-    .prepare('UPDATE conflicts SET record_id = ? WHERE record_type = ? AND record_id = ?')
-    .run(serviceId, type, localId);
-  sqlite
-    .prepare(
-      'INSERT OR REPLACE INTO id_map (local_id, record_type, service_id, mapped_at) VALUES (?, ?, ?, ?)',
-    )
-    .run(localId, type, serviceId, now);
+  prepared(
+    sqlite,
+    `UPDATE outbox SET args = replace(args, ?, ?) WHERE state <> 'done' AND instr(args, ?) > 0`,
+  ).run(`"${localId}"`, `"${serviceId}"`, `"${localId}"`);
+  prepared(
+    sqlite,
+    'UPDATE conflicts SET record_id = ? WHERE record_type = ? AND record_id = ?',
+  ).run(serviceId, type, localId);
+  prepared(
+    sqlite,
+    'INSERT OR REPLACE INTO id_map (local_id, record_type, service_id, mapped_at) VALUES (?, ?, ?, ?)',
+  ).run(localId, type, serviceId, now);
 }
 
 /**
@@ -63,7 +68,7 @@ export function adoptAnswer(
   template: Record<string, unknown> = {},
 ): void {
   const entry = writableType(type);
-  const stored = sqlite.prepare(`SELECT * FROM ${entry.table} WHERE id = ?`).get(resource.id) as
+  const stored = prepared(sqlite, `SELECT * FROM ${entry.table} WHERE id = ?`).get(resource.id) as
     Record<string, unknown> | undefined;
   for (const item of included) {
     if (item.type === 'course_date')
@@ -82,6 +87,7 @@ export function adoptAnswer(
 
 /** The service id a temporary id was given, if it has one by now. */
 export function serviceIdOf(sqlite: BetterSqlite3.Database, localId: string): string | undefined {
-  return sqlite.prepare('SELECT service_id FROM id_map WHERE local_id = ?').pluck().get(localId) as
-    string | undefined;
+  return prepared(sqlite, 'SELECT service_id FROM id_map WHERE local_id = ?')
+    .pluck()
+    .get(localId) as string | undefined;
 }

@@ -7,6 +7,7 @@ import { qualifikationRows, type ServiceResource } from '../db/rows';
 import type { RowValues } from '../db/writer';
 import { writableType } from './records';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
+import { prepared } from './statements';
 
 /** What the open operations of one record change, folded in order. */
 export interface LocalChanges {
@@ -133,11 +134,10 @@ export function openOperations(
   type: string,
   id: string,
 ): OutboxRow[] {
-  return sqlite
-    .prepare(
-      "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id",
-    )
-    .all(type, id) as OutboxRow[];
+  return prepared(
+    sqlite,
+    "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id",
+  ).all(type, id) as OutboxRow[];
 }
 
 /**
@@ -153,12 +153,12 @@ export function refreshRecord(
   template: Record<string, unknown> = {},
 ): void {
   const entry = writableType(type);
-  const stored = sqlite.prepare(`SELECT * FROM ${entry.table} WHERE id = ?`).get(id) as
+  const stored = prepared(sqlite, `SELECT * FROM ${entry.table} WHERE id = ?`).get(id) as
     Record<string, unknown> | undefined;
   const changes = foldChanges(openOperations(sqlite, type, id));
   const neverSent = !stored || stored.synced_at === '';
   if (neverSent && !changes?.created) {
-    if (stored) sqlite.prepare(`DELETE FROM ${entry.table} WHERE id = ?`).run(id);
+    if (stored) prepared(sqlite, `DELETE FROM ${entry.table} WHERE id = ?`).run(id);
     return;
   }
   const baseText = typeof stored?.base === 'string' ? stored.base : EMPTY_BASE;
@@ -174,7 +174,7 @@ export function refreshRecord(
   };
   writeRow(sqlite, entry.table, ['id'], row);
   if (type === 'user') {
-    sqlite.prepare('DELETE FROM qualifikationen WHERE user_id = ?').run(id);
+    prepared(sqlite, 'DELETE FROM qualifikationen WHERE user_id = ?').run(id);
     for (const q of qualifikationRows(resource))
       writeRow(sqlite, 'qualifikationen', ['user_id', 'idx'], q);
   }
@@ -190,10 +190,9 @@ export function writeRow(
   const columns = Object.keys(row);
   const values = columns.map((c) => (row as RowValues)[c] ?? null);
   const updates = columns.filter((c) => !keys.includes(c)).map((c) => `${c} = excluded.${c}`);
-  sqlite
-    .prepare(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-        `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
-    )
-    .run(values);
+  prepared(
+    sqlite,
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
+      `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
+  ).run(values);
 }

@@ -2,6 +2,7 @@
 // any moment leaves a queue the next run continues correctly (DESIGN rules 3, 5, 7). Coalescing
 // happens here, when a write joins the queue behind another of the same record.
 import type BetterSqlite3 from 'better-sqlite3';
+import { prepared } from './statements';
 
 export type OutboxState = 'pending' | 'in_flight' | 'retrying' | 'parked' | 'unknown' | 'done';
 
@@ -76,18 +77,19 @@ export function enqueue(
   write: { command: string; type: string; recordId: string; args: WriteArgs; now: string },
 ): Enqueued {
   const verb = verbOf(write.command);
-  const last = sqlite
-    .prepare(
-      "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id DESC LIMIT 1",
-    )
-    .get(write.type, write.recordId) as OutboxRow | undefined;
+  const last = prepared(
+    sqlite,
+    "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id DESC LIMIT 1",
+  ).get(write.type, write.recordId) as OutboxRow | undefined;
   if (last && UNSENT.has(last.state)) {
     const lastVerb = verbOf(last.command);
     if (verb === 'update' && ABSORBS_UPDATES.has(lastVerb)) {
       const merged = mergeArgs(parseArgs(last), write.args);
-      sqlite
-        .prepare('UPDATE outbox SET args = ?, updated_at = ? WHERE id = ?')
-        .run(JSON.stringify(merged), write.now, last.id);
+      prepared(sqlite, 'UPDATE outbox SET args = ?, updated_at = ? WHERE id = ?').run(
+        JSON.stringify(merged),
+        write.now,
+        last.id,
+      );
       return { operation: last.id, state: last.state };
     }
     if (verb === 'delete' && lastVerb === 'create') {
@@ -96,19 +98,18 @@ export function enqueue(
     }
     if (verb === 'delete' && lastVerb === 'update') finish(sqlite, last.id, write.now);
   }
-  const inserted = sqlite
-    .prepare(
-      `INSERT INTO outbox (command, record_type, record_id, args, state, created_at, updated_at)
+  const inserted = prepared(
+    sqlite,
+    `INSERT INTO outbox (command, record_type, record_id, args, state, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
-    )
-    .run(
-      write.command,
-      write.type,
-      write.recordId,
-      JSON.stringify(write.args),
-      write.now,
-      write.now,
-    );
+  ).run(
+    write.command,
+    write.type,
+    write.recordId,
+    JSON.stringify(write.args),
+    write.now,
+    write.now,
+  );
   return { operation: Number(inserted.lastInsertRowid), state: 'pending' };
 }
 
@@ -141,16 +142,15 @@ export function mergeArgs(earlier: WriteArgs, later: WriteArgs): WriteArgs {
 }
 
 export function getOperation(sqlite: BetterSqlite3.Database, id: number): OutboxRow | undefined {
-  return sqlite.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as OutboxRow | undefined;
+  return prepared(sqlite, 'SELECT * FROM outbox WHERE id = ?').get(id) as OutboxRow | undefined;
 }
 
 /** Done: sent and accepted, or cancelled out without a request. */
 export function finish(sqlite: BetterSqlite3.Database, id: number, now: string): void {
-  sqlite
-    .prepare(
-      "UPDATE outbox SET state = 'done', done_at = ?, updated_at = ?, next_attempt_at = NULL, error = NULL WHERE id = ?",
-    )
-    .run(now, now, id);
+  prepared(
+    sqlite,
+    "UPDATE outbox SET state = 'done', done_at = ?, updated_at = ?, next_attempt_at = NULL, error = NULL WHERE id = ?",
+  ).run(now, now, id);
 }
 
 export function setState(
@@ -160,17 +160,16 @@ export function setState(
   now: string,
   extra: { nextAttemptAt?: string | null; error?: OperationError | null } = {},
 ): void {
-  sqlite
-    .prepare(
-      'UPDATE outbox SET state = ?, updated_at = ?, next_attempt_at = ?, error = ? WHERE id = ?',
-    )
-    .run(
-      state,
-      now,
-      extra.nextAttemptAt ?? null,
-      extra.error ? JSON.stringify(extra.error) : null,
-      id,
-    );
+  prepared(
+    sqlite,
+    'UPDATE outbox SET state = ?, updated_at = ?, next_attempt_at = ?, error = ? WHERE id = ?',
+  ).run(
+    state,
+    now,
+    extra.nextAttemptAt ?? null,
+    extra.error ? JSON.stringify(extra.error) : null,
+    id,
+  );
 }
 
 /** Marked before the request leaves (rule 7): a crash from here on leaves "outcome unknown". */
@@ -180,17 +179,17 @@ export function markInFlight(
   now: string,
   sent: { fingerprint: string | null; clientId: string | null },
 ): void {
-  sqlite
-    .prepare(
-      `UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, sent_at = ?, updated_at = ?,
+  prepared(
+    sqlite,
+    `UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, sent_at = ?, updated_at = ?,
        fingerprint = coalesce(fingerprint, ?), client_id = ?, next_attempt_at = NULL WHERE id = ?`,
-    )
-    .run(now, now, sent.fingerprint, sent.clientId, op.id);
+  ).run(now, now, sent.fingerprint, sent.clientId, op.id);
 }
 
 /** Operations a dead process left in flight: nobody knows whether the service got them. */
 export function recoverInFlight(sqlite: BetterSqlite3.Database, now: string): number {
-  return sqlite
-    .prepare("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'in_flight'")
-    .run(now).changes;
+  return prepared(
+    sqlite,
+    "UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'in_flight'",
+  ).run(now).changes;
 }

@@ -15,6 +15,7 @@ import {
   type ServiceResource,
 } from '../db/rows';
 import type { RowValues } from '../db/writer';
+import { prepared } from './statements';
 
 export type WritableTable =
   | 'users'
@@ -50,9 +51,10 @@ const syncedAt = (stored: Record<string, unknown> | undefined) =>
 
 /** The course's dates as the replica has them (a local course's dates come from its own row set). */
 function courseDates(sqlite: BetterSqlite3.Database, courseId: string): ServiceResource[] {
-  const rows = sqlite
-    .prepare('SELECT id, date_from, date_to FROM course_dates WHERE course_id = ?')
-    .all(courseId) as { id: string; date_from: string | null; date_to: string | null }[];
+  const rows = prepared(
+    sqlite,
+    'SELECT id, date_from, date_to FROM course_dates WHERE course_id = ?',
+  ).all(courseId) as { id: string; date_from: string | null; date_to: string | null }[];
   return rows.map((row) => ({
     type: 'course_date',
     id: row.id,

@@ -7,6 +7,7 @@ import type { WriteMethod } from '../api';
 import type { StoredBase } from './local-truth';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
 import { writableType } from './records';
+import { prepared } from './statements';
 
 export interface OutgoingRequest {
   method: WriteMethod;
@@ -31,7 +32,7 @@ function storedBase(
   id: string,
 ): StoredBase | undefined {
   const { table } = writableType(type);
-  const text = sqlite.prepare(`SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
+  const text = prepared(sqlite, `SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
     string | undefined;
   return text ? (JSON.parse(text) as StoredBase) : undefined;
 }

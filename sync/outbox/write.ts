@@ -8,6 +8,7 @@ import { invalid, notAllowed, notFound } from '../core-error';
 import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
 import { TEMPORARY_IDS_IN_TEXT, isTemporaryId, writableType } from './records';
+import { prepared } from './statements';
 
 export interface WriteClock {
   now?: () => Date;
@@ -36,7 +37,7 @@ function missing(type: string, id: string) {
 /** Temporary ids that already have their service id are translated (a screen may still hold one). */
 function translateIds(sqlite: BetterSqlite3.Database, args: WriteArgs): WriteArgs {
   const text = JSON.stringify(args);
-  const lookup = sqlite.prepare('SELECT service_id FROM id_map WHERE local_id = ?').pluck();
+  const lookup = prepared(sqlite, 'SELECT service_id FROM id_map WHERE local_id = ?').pluck();
   const translated = text.replace(
     TEMPORARY_IDS_IN_TEXT,
     (id) => (lookup.get(id) as string | undefined) ?? id,
@@ -46,7 +47,7 @@ function translateIds(sqlite: BetterSqlite3.Database, args: WriteArgs): WriteArg
 
 function liveRow(sqlite: BetterSqlite3.Database, type: string, id: string) {
   const { table } = writableType(type);
-  const row = sqlite.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
+  const row = prepared(sqlite, `SELECT * FROM ${table} WHERE id = ?`).get(id) as
     Record<string, unknown> | undefined;
   return row && row.local_state !== 'deleted' ? row : undefined;
 }
@@ -119,8 +120,9 @@ function checkHourRelations(sqlite: BetterSqlite3.Database, args: WriteArgs): vo
   if (anlass && isTemporaryId(anlass)) requireRow(sqlite, 'helferstunden_anlass', anlass);
   const typ = relatedId(args, 'typ');
   if (typ) {
-    const known = sqlite.prepare('SELECT aktiv FROM helferstunden_typen WHERE id = ?').get(typ) as
-      { aktiv: number | null } | undefined;
+    const known = prepared(sqlite, 'SELECT aktiv FROM helferstunden_typen WHERE id = ?').get(
+      typ,
+    ) as { aktiv: number | null } | undefined;
     if (known && known.aktiv === 0) {
       throw invalid(
         `Der Stundentyp ${typ} ist nicht aktiv; neue Einträge brauchen einen aktiven Typ.`,
@@ -139,9 +141,10 @@ function locateUpsert(sqlite: BetterSqlite3.Database, args: WriteArgs): string {
   const existing =
     args.identifierName === 'user_id'
       ? liveRow(sqlite, 'user', value)
-      : (sqlite
-          .prepare("SELECT * FROM users WHERE mitgliednr = ? AND local_state IS NOT 'deleted'")
-          .get(value) as Record<string, unknown> | undefined);
+      : (prepared(
+          sqlite,
+          "SELECT * FROM users WHERE mitgliednr = ? AND local_state IS NOT 'deleted'",
+        ).get(value) as Record<string, unknown> | undefined);
   if (existing) return String(existing.id);
   const attributes = args.attributes ?? {};
   for (const name of ['vorname', 'nachname']) {
