@@ -36,6 +36,9 @@ export function effectOf(
   if (command === 'participation.create' || command === 'customfield.create') {
     relationships.course = { data: { type: 'course', id: args.courseId } };
   }
+  // A PUT by member number names the person by it; one it creates gets it from the path.
+  if (command === 'user.upsert' && args.identifierName === 'mitgliednr')
+    attributes.mitgliednr ??= args.identifierValue;
   if (command === 'participation.cancel') {
     return { attributes: { status: 'cancelled' }, relationships: {}, qualifikationen: [] };
   }
