@@ -111,11 +111,16 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   return summary;
 }
 
-/** The first operation of each record that may go now, oldest first. */
+/**
+ * The first operation of each record that may go now, oldest first. The scan starts at the oldest
+ * open operation (found in the index of open ones): done operations stay in the table, and
+ * walking past all of them for every request made a push slower the longer the outbox's history.
+ */
 function nextReady(sqlite: BetterSqlite3.Database, now: string): OutboxRow | undefined {
   const candidates = prepared(
     sqlite,
     `SELECT * FROM outbox o WHERE state IN ('pending', 'retrying', 'unknown')
+         AND o.id >= (SELECT min(id) FROM outbox INDEXED BY outbox_open WHERE state <> 'done')
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
          AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.record_type = o.record_type
            AND p.record_id = o.record_id AND p.state <> 'done' AND p.id < o.id)
