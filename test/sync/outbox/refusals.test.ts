@@ -231,7 +231,10 @@ describe('401 with no refresh possible', () => {
     expect(waiting.map((e) => e.state)).toEqual(['pending', 'pending']);
     expect(waiting[0]!.error?.status).toBe(401);
     expect(row(world, 'kalender', calendar.id)).toMatchObject({ local_state: 'created' });
-    expect(world.sandbox.requests.filter((r) => r.status === 401)).toHaveLength(1);
+    // Unrelated records go side by side: each request already in flight meets the 401 too, no more.
+    const refused = world.sandbox.requests.filter((r) => r.status === 401).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(2);
 
     const resumed = await push(world);
     expect(resumed).toMatchObject({ pausedForLogin: false, parked: 0, done: 2 });
