@@ -81,8 +81,15 @@ export function adoptAnswer(
     ...entry.toRow(resource, context, sqlite),
     base: baseOf(resource),
     synced_at: now,
+    pending: null,
+    local_state: null,
   });
-  refreshRecord(sqlite, type, resource.id);
+  // The usual case: nothing else queued for the record, and the row above is its local truth.
+  const moreQueued = prepared(
+    sqlite,
+    "SELECT 1 FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' LIMIT 1",
+  ).get(type, resource.id);
+  if (moreQueued || type === 'user') refreshRecord(sqlite, type, resource.id);
 }
 
 /** The service id a temporary id was given, if it has one by now. */

@@ -13,6 +13,7 @@ import { refreshRecord } from './local-truth';
 import { lookForCreated } from './lookup';
 import {
   finish,
+  getOperation,
   markInFlight,
   NEVER,
   parseArgs,
@@ -195,6 +196,9 @@ export function nextDue(sqlite: BetterSqlite3.Database): string | null {
   );
 }
 
+/** States from which an operation may be sent. */
+const SENDABLE = new Set(['pending', 'retrying', 'unknown']);
+
 type Outcome = 'done' | 'retry' | 'parked' | 'unknown' | 'paused';
 
 async function replayOne(options: PushOptions, op: OutboxRow): Promise<Outcome> {
@@ -208,18 +212,27 @@ async function replayOne(options: PushOptions, op: OutboxRow): Promise<Outcome> 
     const settled = await settleUnknownCreate(options, op);
     if (settled !== 'send again') return settled;
   }
-  const request = requestFor(sqlite, op, clientId);
-  if (!request) {
-    sqlite.transaction(() => {
-      finish(sqlite, op.id, iso());
-      refreshRecord(sqlite, op.record_type, op.record_id);
-    })();
-    return 'done';
-  }
-  markInFlight(sqlite, op, iso(), {
-    fingerprint: creates ? JSON.stringify(request.body) : null,
-    clientId,
-  });
+  // Read again and marked in flight in one write transaction: a local write of another process
+  // that folds into this operation lands before (and goes with it) or after (a new operation).
+  const request = sqlite
+    .transaction(() => {
+      const fresh = getOperation(sqlite, op.id);
+      if (!fresh || !SENDABLE.has(fresh.state)) return 'taken' as const;
+      const built = requestFor(sqlite, fresh, clientId);
+      if (!built) {
+        finish(sqlite, op.id, iso());
+        refreshRecord(sqlite, op.record_type, op.record_id);
+        return 'nothing to send' as const;
+      }
+      markInFlight(sqlite, fresh, iso(), {
+        fingerprint: creates ? JSON.stringify(built.body) : null,
+        clientId,
+      });
+      return built;
+    })
+    .immediate();
+  if (request === 'taken') return 'retry';
+  if (request === 'nothing to send') return 'done';
   try {
     const answer = await api.send(request.method, request.path, {
       body: request.body,

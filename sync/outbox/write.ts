@@ -72,15 +72,18 @@ export function applyWrite(
 ): WriteReceipt {
   const spec = WRITE_COMMANDS[command];
   const now = (clock.now?.() ?? new Date()).toISOString();
-  return sqlite.transaction(() => {
-    const args = translateIds(sqlite, parsed);
-    const { recordId, template } = locate(sqlite, command, spec.type, spec.verb, args);
-    const queued = enqueue(sqlite, { command, type: spec.type, recordId, args, now });
-    if (command === 'course.create') writeLocalCourseParts(sqlite, recordId, args);
-    refreshRecord(sqlite, spec.type, recordId, template);
-    if (command === 'course.create') refreshRecord(sqlite, spec.type, recordId, template);
-    return { type: spec.type, id: recordId, operation: queued.operation, state: queued.state };
-  })();
+  return sqlite
+    .transaction(() => {
+      const args = translateIds(sqlite, parsed);
+      const { recordId, template } = locate(sqlite, command, spec.type, spec.verb, args);
+      const queued = enqueue(sqlite, { command, type: spec.type, recordId, args, now });
+      if (command === 'course.create') writeLocalCourseParts(sqlite, recordId, args);
+      refreshRecord(sqlite, spec.type, recordId, template);
+      if (command === 'course.create') refreshRecord(sqlite, spec.type, recordId, template);
+      return { type: spec.type, id: recordId, operation: queued.operation, state: queued.state };
+      // IMMEDIATE: the write lock first, so folding into a queued operation cannot race a push.
+    })
+    .immediate();
 }
 
 /** Which record the write is about, and what must hold for it to make sense offline. */
