@@ -2,28 +2,13 @@
 // any moment leaves a queue the next run continues correctly (DESIGN rules 3, 5, 7). Coalescing
 // happens here, when a write joins the queue behind another of the same record.
 import type BetterSqlite3 from 'better-sqlite3';
+import type { Selectable } from 'kysely';
+import type { OutboxState } from '../contract';
+import type { OutboxTable } from '../db/schema';
 import { prepared } from './statements';
 
-export type OutboxState = 'pending' | 'in_flight' | 'retrying' | 'parked' | 'unknown' | 'done';
-
-export interface OutboxRow {
-  id: number;
-  command: string;
-  record_type: string;
-  record_id: string;
-  args: string;
-  state: OutboxState;
-  attempts: number;
-  next_attempt_at: string | null;
-  error: string | null;
-  waiting_for: string | null;
-  fingerprint: string | null;
-  client_id: string | null;
-  sent_at: string | null;
-  created_at: string;
-  updated_at: string;
-  done_at: string | null;
-}
+/** An outbox row as read (the table's type is sync/db/schema.ts's, the states the contract's). */
+export type OutboxRow = Omit<Selectable<OutboxTable>, 'state'> & { state: OutboxState };
 
 export interface IncludedItem {
   type: string;
