@@ -2,7 +2,7 @@
 // instead): the access token, and a refresh token used once per 401. A refreshed pair is written
 // back at once, atomically (temp file + rename), so a process killed right after a refresh (whose
 // old refresh token the service may have retired) does not lose the login.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import type { TokenSource } from '../api';
@@ -47,6 +47,8 @@ export function readTokenFile(path: string): TokenFile {
 function writeTokenFile(path: string, tokens: TokenFile): void {
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+  // The mode applies only to a new file: a temporary left by a killed process keeps its own.
+  chmodSync(temporary, 0o600);
   renameSync(temporary, path);
 }
 

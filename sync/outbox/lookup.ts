@@ -109,8 +109,14 @@ export async function lookForCreated(
       .pluck()
       .all(op.record_type) as string[],
   );
+  // A record the service says it made before the request left is someone else's, not ours.
+  const madeBefore = (candidate: ServiceResource) => {
+    const created = candidate.attributes?.created_at;
+    return typeof created === 'string' && Date.parse(created) < since.getTime();
+  };
   const found = answer.data.find(
-    (candidate) => !adopted.has(candidate.id) && matchesWhatWasSent(args, candidate),
+    (candidate) =>
+      !adopted.has(candidate.id) && !madeBefore(candidate) && matchesWhatWasSent(args, candidate),
   );
   return found ? { found, included: answer.included } : { absent: true };
 }

@@ -284,7 +284,7 @@ function accept(
 async function settleUnknownCreate(
   options: PushOptions,
   op: OutboxRow,
-): Promise<'done' | 'retry' | 'unknown' | 'send again'> {
+): Promise<'done' | 'retry' | 'unknown' | 'paused' | 'send again'> {
   const { api, sqlite } = options;
   const iso = () => (options.now?.() ?? new Date()).toISOString();
   try {
@@ -309,7 +309,14 @@ async function settleUnknownCreate(
     return 'unknown';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.kind === 'auth') return 'unknown';
+    if (error.kind === 'auth') {
+      // Not even the lookup may read: the queue waits for a login (else it would ask again at once).
+      prepared(
+        sqlite,
+        "INSERT OR REPLACE INTO replica_meta (key, value) VALUES ('outbox_paused', 'login')",
+      ).run();
+      return 'paused';
+    }
     setState(sqlite, op.id, 'unknown', iso(), {
       nextAttemptAt: later(options, op.attempts, error.retryAfterSeconds),
       error: describeError(error),
@@ -358,8 +365,21 @@ async function failed(
         error: describeError(error),
       });
       return 'retry';
-    case 'throttled':
     case 'server':
+      // A 502 or 504 may come after the service committed: a create is looked for first.
+      if (isPost && verbOf(op.command) === 'create' && !clientId) {
+        setState(sqlite, op.id, 'unknown', now, {
+          nextAttemptAt: later(options, op.attempts, error.retryAfterSeconds),
+          error: describeError(error),
+        });
+        return 'unknown';
+      }
+      setState(sqlite, op.id, 'retrying', now, {
+        nextAttemptAt: later(options, op.attempts, error.retryAfterSeconds),
+        error: describeError(error),
+      });
+      return 'retry';
+    case 'throttled':
       setState(sqlite, op.id, 'retrying', now, {
         nextAttemptAt: later(options, op.attempts, error.retryAfterSeconds),
         error: describeError(error),
