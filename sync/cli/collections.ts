@@ -2,6 +2,7 @@
 import { COURSE_MODULE } from '../pull/engine';
 
 const LABELS: Record<string, string> = {
+  outbox: 'local writes sent',
   userinfo: 'own account',
   orga: 'organisation',
   personal: 'people',

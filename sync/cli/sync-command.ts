@@ -158,7 +158,13 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
       replica = openReplica(options.db);
       const startedAt = new Date();
       // Local changes first (DESIGN rule 15): the pull then rebases on what is still queued.
-      outbox = await pushOutbox({ api, sqlite: replica.sqlite, signal: signals.signal });
+      outbox = await pushOutbox({
+        api,
+        sqlite: replica.sqlite,
+        signal: signals.signal,
+        // At a throttled service's pace a long queue takes minutes: shown like a collection.
+        onProgress: (event) => progress.update({ collection: 'outbox', ...event }),
+      });
       summary = options.pushOnly
         ? pushOnlySummary(options.profile, outbox, startedAt)
         : await runSync({

@@ -3,7 +3,7 @@
 // `{ ok: true, value }` or `{ ok: false, error }` with a code and words in German and English,
 // never a stack trace. As Actual Budget merges its handler sets into one `app`, the query and
 // command handlers are merged here into one typed table.
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   commands,
   queries,
@@ -13,7 +13,7 @@ import {
   type QueryName,
   type QueryResults,
 } from '../contract';
-import { CoreFailure } from '../core-error';
+import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import type { Replica } from '../db/open';
 import { commandHandlers } from '../outbox/handlers';
 import { queryHandlers } from '../queries';
@@ -41,8 +41,6 @@ export function isCallName(name: string): name is CallName {
   return Object.hasOwn(SCHEMAS, name);
 }
 
-const germanIssues = z.locales.de().localeError;
-
 export function createDispatcher(replica: Replica, options: DispatcherOptions = {}): Dispatcher {
   const handlers: Record<string, (args: never) => unknown> = {
     ...queryHandlers(replica),
@@ -61,20 +59,15 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
       }
       const schema = SCHEMAS[name];
       const parsed = schema.safeParse(args ?? {});
-      if (!parsed.success) return failure(invalidArguments(name, schema, args, parsed.error));
+      if (!parsed.success)
+        return failure(toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)));
       try {
         const handler = handlers[name] as (a: unknown) => unknown;
         const value = await handler(parsed.data);
         if (isChange(name)) options.onCommand?.(name);
         return { ok: true, value };
       } catch (error) {
-        if (error instanceof CoreFailure) {
-          return failure({
-            code: error.code,
-            message: error.messages,
-            ...(error.issues.length ? { issues: error.issues } : {}),
-          });
-        }
+        if (error instanceof CoreFailure) return failure(toCoreError(error));
         const text = error instanceof Error ? error.message : String(error);
         return failure({
           code: 'internal',
@@ -91,32 +84,6 @@ function isChange(name: CallName): name is CommandName {
 }
 
 const failure = (error: CoreError): { ok: false; error: CoreError } => ({ ok: false, error });
-
-function invalidArguments(
-  name: string,
-  schema: z.ZodType,
-  args: unknown,
-  error: z.ZodError,
-): CoreError {
-  const path = (issue: z.core.$ZodIssue) => issue.path.map(String).join('.');
-  const issues = error.issues.map((issue) => ({ path: path(issue), message: issue.message }));
-  const german = schema.safeParse(args ?? {}, { error: germanIssues });
-  const germanIssuesList = german.success ? [] : german.error.issues;
-  const words = (list: { path: string; message: string }[]) =>
-    list.map((i) => `${i.path || '(Argumente)'}: ${i.message}`).join('; ');
-  const de = germanIssuesList.map((issue) => ({
-    path: path(issue),
-    message: (issue as { params?: { de?: string } }).params?.de ?? issue.message,
-  }));
-  return {
-    code: 'invalid_arguments',
-    message: {
-      de: `Ungültige Argumente für ${name}: ${words(de.length ? de : issues)}`,
-      en: `Invalid arguments for ${name}: ${words(issues)}`.replace('(Argumente)', '(arguments)'),
-    },
-    issues,
-  };
-}
 
 /** For typed callers in one process (tests, benches): the value, or a thrown CallFailed. */
 export class CallFailed extends Error {

@@ -16,6 +16,7 @@ import {
 import { finish, parseArgs, setState, verbOf } from './operations';
 import { WRITABLE_TABLES, writableType } from './records';
 import { sameValue } from './requests';
+import { prepared } from './statements';
 
 /** The whole record, for a record deleted on the service. */
 const WHOLE_RECORD = '*';
@@ -34,7 +35,7 @@ export function localRecordHooks(
     removable(table, ids) {
       const entry = WRITABLE_TABLES.get(table);
       if (!entry || ids.length === 0) return [...ids];
-      const state = sqlite.prepare(`SELECT local_state FROM ${table} WHERE id = ?`).pluck();
+      const state = prepared(sqlite, `SELECT local_state FROM ${table} WHERE id = ?`).pluck();
       return ids.filter((id) => {
         const local = state.get(id) as string | null | undefined;
         if (local === 'changed') recordDeletedOnService(sqlite, entry.type, id, now());
@@ -53,7 +54,7 @@ function rebaseRecord(
   now: string,
 ): void {
   const { table } = writableType(type);
-  const current = sqlite.prepare(`SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
+  const current = prepared(sqlite, `SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
     string | undefined;
   const changes = foldChanges(openOperations(sqlite, type, id));
   if (current && changes && current !== previousBase) {

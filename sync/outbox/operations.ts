@@ -157,6 +157,17 @@ export function setState(
   );
 }
 
+/** The open operations by state: what status screens and the push's summary count. */
+export function openCountsByState(
+  sqlite: BetterSqlite3.Database,
+): Partial<Record<Exclude<OutboxState, 'done'>, number>> {
+  const rows = prepared(
+    sqlite,
+    "SELECT state, count(*) AS n FROM outbox WHERE state <> 'done' GROUP BY state",
+  ).all() as { state: Exclude<OutboxState, 'done'>; n: number }[];
+  return Object.fromEntries(rows.map((row) => [row.state, row.n]));
+}
+
 /** Marked before the request leaves (rule 7): a crash from here on leaves "outcome unknown". */
 export function markInFlight(
   sqlite: BetterSqlite3.Database,

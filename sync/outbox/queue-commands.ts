@@ -2,7 +2,7 @@
 // Editing validates like a new command; discarding restores the record's base in the replica.
 import type BetterSqlite3 from 'better-sqlite3';
 import { commands, type OutboxEntry, type OutboxState, type WriteCommandName } from '../contract';
-import { CoreFailure, notAllowed, notFound } from '../core-error';
+import { notAllowed, notFound, refusedArguments } from '../core-error';
 import { refreshRecord } from './local-truth';
 import { getOperation, NEVER, type OperationError, type OutboxRow } from './operations';
 import { waitingFor } from './replay';
@@ -89,19 +89,7 @@ export function editOperation(
       );
     const schema = commands[op.command as WriteCommandName];
     const parsed = schema.safeParse(args);
-    if (!parsed.success) {
-      throw new CoreFailure(
-        'invalid_arguments',
-        {
-          de: `Ungültige Änderung für ${op.command}`,
-          en: `Invalid arguments for ${op.command}`,
-        },
-        parsed.error.issues.map((issue) => ({
-          path: issue.path.join('.'),
-          message: issue.message,
-        })),
-      );
-    }
+    if (!parsed.success) throw refusedArguments(op.command, schema, args, parsed.error);
     const previous = JSON.parse(op.args) as { id?: unknown; courseId?: unknown; userId?: unknown };
     const next = parsed.data as { id?: unknown; courseId?: unknown; userId?: unknown };
     if (

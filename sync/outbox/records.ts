@@ -146,7 +146,6 @@ export function writableType(type: string): WritableType {
   return entry;
 }
 
-export const TEMPORARY_ID = /^local-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Temporary ids (the contract's `isLocalId` checks one) where they stand in a JSON text. */
 export const TEMPORARY_IDS_IN_TEXT =
-  /local-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-export const isTemporaryId = (id: string) => TEMPORARY_ID.test(id);
+  /local-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g;

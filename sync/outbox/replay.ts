@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ApiError, retryDelayMs, type ApiClient } from '../api';
+import { isLocalId } from '../contract';
 import type { ServiceResource } from '../db/rows';
 import { adoptAnswer, replaceTemporaryId } from './adopt';
 import { refreshRecord } from './local-truth';
@@ -15,6 +16,7 @@ import {
   finish,
   getOperation,
   markInFlight,
+  openCountsByState,
   NEVER,
   parseArgs,
   recoverInFlight,
@@ -23,7 +25,7 @@ import {
   type OperationError,
   type OutboxRow,
 } from './operations';
-import { isTemporaryId, TEMPORARY_IDS_IN_TEXT, writableType } from './records';
+import { TEMPORARY_IDS_IN_TEXT, writableType } from './records';
 import { requestFor, type OutgoingRequest } from './requests';
 import { prepared } from './statements';
 
@@ -128,14 +130,10 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   } finally {
     counted();
   }
-  const counts = prepared(
-    sqlite,
-    "SELECT state, count(*) AS n FROM outbox WHERE state <> 'done' GROUP BY state",
-  ).all() as { state: string; n: number }[];
-  const of = (state: string) => counts.find((c) => c.state === state)?.n ?? 0;
-  summary.parked = of('parked');
-  summary.unknown = of('unknown');
-  summary.retrying = of('retrying');
+  const counts = openCountsByState(sqlite);
+  summary.parked = counts.parked ?? 0;
+  summary.unknown = counts.unknown ?? 0;
+  summary.retrying = counts.retrying ?? 0;
   summary.waiting = waitingCount(sqlite);
   summary.done = Math.max(0, startTotal - total());
   return summary;
@@ -172,7 +170,7 @@ export function waitingFor(op: Pick<OutboxRow, 'args' | 'record_id' | 'command'>
   for (const id of op.args.match(TEMPORARY_IDS_IN_TEXT) ?? []) {
     if (id !== op.record_id || !own) return id;
   }
-  if (!own && isTemporaryId(op.record_id)) return op.record_id;
+  if (!own && isLocalId(op.record_id)) return op.record_id;
   return null;
 }
 
@@ -275,7 +273,7 @@ function accept(
   }
   const args = parseArgs(op);
   const template = args.courseId ? { course_id: args.courseId } : {};
-  if (isTemporaryId(op.record_id) && resource.id !== op.record_id) {
+  if (isLocalId(op.record_id) && resource.id !== op.record_id) {
     replaceTemporaryId(sqlite, op.record_type, op.record_id, resource.id, now);
   }
   adoptAnswer(sqlite, resource, included, op.record_type, now, template);

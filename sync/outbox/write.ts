@@ -3,11 +3,11 @@
 // local_state as not yet sent. A record created here gets a temporary id, `local-<uuid>`.
 import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
-import { WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
+import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
 import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
-import { TEMPORARY_IDS_IN_TEXT, isTemporaryId, writableType } from './records';
+import { TEMPORARY_IDS_IN_TEXT, writableType } from './records';
 import { prepared } from './statements';
 
 export interface WriteClock {
@@ -120,7 +120,7 @@ function locate(
 
 function checkHourRelations(sqlite: BetterSqlite3.Database, args: WriteArgs): void {
   const anlass = relatedId(args, 'anlass');
-  if (anlass && isTemporaryId(anlass)) requireRow(sqlite, 'helferstunden_anlass', anlass);
+  if (anlass && isLocalId(anlass)) requireRow(sqlite, 'helferstunden_anlass', anlass);
   const typ = relatedId(args, 'typ');
   if (typ) {
     const known = prepared(sqlite, 'SELECT aktiv FROM helferstunden_typen WHERE id = ?').get(
@@ -135,7 +135,7 @@ function checkHourRelations(sqlite: BetterSqlite3.Database, args: WriteArgs): vo
     }
   }
   const user = relatedId(args, 'user');
-  if (user && isTemporaryId(user)) requireRow(sqlite, 'user', user);
+  if (user && isLocalId(user)) requireRow(sqlite, 'user', user);
 }
 
 /** PUT by user_id or mitgliednr: the record it names, or a new one (which needs both names). */

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { openCountsByState } from '../outbox/operations';
 import {
   AREAS,
   type AreaName,
@@ -90,12 +91,9 @@ function outboxCounts(
   sqlite: BetterSqlite3.Database,
   pausedForLogin: boolean,
 ): SyncStatus['outbox'] {
-  const rows = sqlite
-    .prepare("SELECT state, count(*) AS n FROM outbox WHERE state <> 'done' GROUP BY state")
-    .all() as { state: string; n: number }[];
-  const byState = Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  const byState = openCountsByState(sqlite);
   return {
-    open: rows.reduce((sum, r) => sum + r.n, 0),
+    open: Object.values(byState).reduce((sum, n) => sum + n, 0),
     byState,
     conflicts: sqlite.prepare('SELECT count(*) FROM conflicts').pluck().get() as number,
     pausedForLogin,
