@@ -309,8 +309,31 @@ export interface QueryResults {
   'sync.areas': AreaStatus[];
 }
 
+/** Why the background scheduler is not syncing as planned, in words (DESIGN rule 12). */
+export interface SchedulerProblem {
+  /** network: the service is unreachable; login: it refused the token; service: it answered an error; clock: this computer's clock is far off the service's. */
+  kind: 'network' | 'login' | 'service' | 'clock';
+  message: { de: string; en: string };
+}
+
+/** The background scheduler's state: what a sync indicator shows (the event `sync.state`). */
+export interface SchedulerState {
+  phase: 'idle' | 'syncing' | 'offline' | 'login-needed' | 'error';
+  /** While syncing: the collection being pulled (or 'outbox'), with counts where known. */
+  progress: { collection: string; done: number; total?: number } | null;
+  problem: SchedulerProblem | null;
+  lastSuccessfulSyncAt: string | null;
+  /** When the next sync (or, offline, the next reachability probe) is planned. */
+  nextAttemptAt: string | null;
+  /** Local writes waiting to be sent, and those the service refused (need the user). */
+  pending: number;
+  parked: number;
+  conflicts: number;
+}
+
 /** Events the core emits to every connected UI. */
 export type CoreEvent =
+  | { type: 'sync.state'; state: SchedulerState }
   | { type: 'sync.progress'; collection: string; done: number; total?: number }
   | {
       type: 'sync.finished';

@@ -107,6 +107,7 @@ const valid: { [N in CommandName]: CommandArgs<N> } = {
   'outbox.discard': { id: 3 },
   'conflicts.list': {},
   'conflicts.resolve': { id: 1, take: 'theirs' },
+  'sync.refresh': { kind: 'course', id: '42' },
 };
 
 function parse(name: CommandName, args: unknown) {

@@ -950,13 +950,26 @@ export const commands = {
   'conflicts.list': z.strictObject({}),
   /** One conflict is one field of one record: keep mine (sent as a PATCH) or take theirs. */
   'conflicts.resolve': z.strictObject({ id: rowId, take: z.enum(['mine', 'theirs']) }),
+
+  /**
+   * Fetches one parent's per-parent collections now, ahead of the rotation and outside the
+   * sync's budget (a screen that opens a course or a person): at most once a minute per item.
+   */
+  'sync.refresh': z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('course'), id: ids.service }),
+    z.strictObject({ kind: z.literal('person'), id: ids.serviceUser }),
+    z.strictObject({ kind: z.literal('client'), id: ids.service }),
+  ]),
 } as const;
 
 export type CommandName = keyof typeof commands;
 export type CommandArgs<N extends CommandName> = z.input<(typeof commands)[N]>;
 export type ParsedCommandArgs<N extends CommandName> = z.output<(typeof commands)[N]>;
 /** The 20 record writes; the rest are the outbox's own commands. */
-export type WriteCommandName = Exclude<CommandName, `outbox.${string}` | `conflicts.${string}`>;
+export type WriteCommandName = Exclude<
+  CommandName,
+  `outbox.${string}` | `conflicts.${string}` | `sync.${string}`
+>;
 
 export function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(commands, name);
@@ -1190,6 +1203,21 @@ export interface CommandResults extends Record<WriteCommandName, WriteReceipt> {
   'outbox.discard': { id: number; state: 'discarded' };
   'conflicts.list': ConflictEntry[];
   'conflicts.resolve': { id: number; resolved: true; sent: boolean };
+  'sync.refresh': RefreshResult;
+}
+
+/**
+ * An on-demand refresh. refreshed false: the item was confirmed less than a minute ago and was
+ * not asked for again. gone: the service no longer has it (it is removed here too).
+ */
+export interface RefreshResult {
+  kind: 'course' | 'person' | 'client';
+  id: string;
+  refreshed: boolean;
+  gone: boolean;
+  /** When the service last confirmed the item's collections (the screen's "as of"). */
+  confirmedAt: string | null;
+  requests: number;
 }
 
 export const CORE_ERROR_CODES = [
@@ -1197,6 +1225,10 @@ export const CORE_ERROR_CODES = [
   'unknown_name',
   'not_found',
   'not_allowed',
+  /** The service could not be reached (or no connection is set up): try again when online. */
+  'offline',
+  /** The service answered with an error; its words are in the message. */
+  'service_error',
   'internal',
 ] as const;
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];

@@ -187,10 +187,11 @@ describe('the first sync’s load of volunteer hours', () => {
       const expected = indexSql(replica.sqlite, 'helferstunden');
       // What the hours' indexes are while their rows arrive (read on the sync's own connection).
       const duringLoad: string[][] = [];
+      // A full first sync: every window of the hours in one load (a budgeted one loads the recent ones).
       const first = await runSync({
         api,
         replica,
-        options: { profile: 'office' },
+        options: { profile: 'office', full: true },
         onProgress: (event) => {
           if (event.collection === 'helferstunden' && event.done > 0)
             duringLoad.push(Object.keys(indexSql(replica.sqlite, 'helferstunden')));

@@ -178,4 +178,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE customfields ADD COLUMN local_state TEXT;
   CREATE INDEX customfields_local ON customfields(local_state) WHERE local_state IS NOT NULL;
   `,
+  /* 4: freshness (DESIGN rule 15) */ `
+  -- When the service last confirmed one parent's collections (scope course: its participants and
+  -- custom fields; person: checks and honours; ...), in the local clock.
+  CREATE TABLE confirmations (scope TEXT NOT NULL, id TEXT NOT NULL, confirmed_at TEXT NOT NULL,
+    PRIMARY KEY (scope, id)) WITHOUT ROWID;
+  -- Each rotation's share of work not yet done (items, fractional) and when it was last planned.
+  CREATE TABLE rotations (scope TEXT PRIMARY KEY, credit REAL NOT NULL, planned_at TEXT NOT NULL);
+  `,
 ];

@@ -386,6 +386,20 @@ export interface Database {
   replica_meta: ReplicaMetaTable;
   quarantine: QuarantineTable;
   scan_seen: ScanSeenTable;
+  confirmations: ConfirmationsTable;
+  rotations: RotationsTable;
+}
+
+export interface ConfirmationsTable {
+  scope: string;
+  id: string;
+  confirmed_at: string;
+}
+
+export interface RotationsTable {
+  scope: string;
+  credit: number;
+  planned_at: string;
 }
 
 export type TableName = keyof Database;

@@ -10,12 +10,14 @@ import {
   type CommandName,
   type CommandResults,
   type CoreError,
+  type ParsedCommandArgs,
   type QueryName,
   type QueryResults,
 } from '../contract';
 import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import type { Replica } from '../db/open';
 import { commandHandlers } from '../outbox/handlers';
+import type { Refresher } from '../pull/refresh';
 import { queryHandlers } from '../queries';
 
 export type CallName = QueryName | CommandName;
@@ -32,6 +34,8 @@ export interface DispatcherOptions {
   now?: () => Date;
   /** After every command that changed the replica or the outbox: e.g. OutboxScheduler.kick (rule 12). */
   onCommand?: (name: CommandName) => void;
+  /** sync.refresh: fetches from the service (sync/pull/refresh); without it the command answers offline. */
+  refresher?: Refresher;
 }
 
 /** Every name the contract knows, with its schema. */
@@ -45,6 +49,14 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
   const handlers: Record<string, (args: never) => unknown> = {
     ...queryHandlers(replica),
     ...commandHandlers(replica, options),
+    'sync.refresh': (args: ParsedCommandArgs<'sync.refresh'>) => {
+      if (!options.refresher)
+        throw new CoreFailure('offline', {
+          de: 'Keine Verbindung zum Dienst eingerichtet: es gilt der Stand der letzten Synchronisierung.',
+          en: 'No connection to the service is set up: the data is as of the last sync.',
+        });
+      return options.refresher(args);
+    },
   };
   return {
     async call(name: string, args: unknown): Promise<Outcome<unknown>> {
@@ -78,9 +90,9 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
   } as Dispatcher;
 }
 
-/** A command other than the lists: it changed the replica or the outbox. */
+/** A command other than the lists and the refresh: it changed the replica or the outbox. */
 function isChange(name: CallName): name is CommandName {
-  return Object.hasOwn(commands, name) && !name.endsWith('.list');
+  return Object.hasOwn(commands, name) && !name.endsWith('.list') && name !== 'sync.refresh';
 }
 
 const failure = (error: CoreError): { ok: false; error: CoreError } => ({ ok: false, error });

@@ -13,8 +13,11 @@ import type { WriteArgs } from './operations';
 import { discardOperation, editOperation, listOutbox, retryOperation } from './queue-commands';
 import { applyWrite, type WriteClock } from './write';
 
+/** The commands that change the replica or the outbox (sync.refresh needs the service: sync/pull/refresh). */
+export type LocalCommandName = Exclude<CommandName, 'sync.refresh'>;
+
 type CommandHandlers = {
-  [N in CommandName]: (args: ParsedCommandArgs<N>) => CommandResults[N];
+  [N in LocalCommandName]: (args: ParsedCommandArgs<N>) => CommandResults[N];
 };
 
 export function commandHandlers(replica: Replica, clock: WriteClock = {}): CommandHandlers {

@@ -8,7 +8,9 @@ import type { ApiClient } from '../api';
 import { ApiError } from '../api';
 import type { Replica } from '../db/open';
 import type { TableName } from '../db/schema';
-import type { ReplicaWriter, RowValues } from '../db/writer';
+import { ReplicaWriter, type RowValues } from '../db/writer';
+import { localRecordHooks } from '../outbox/conflicts';
+import type { RequestBudget } from './budget';
 import type { SyncOptions, SyncProgress } from './options';
 import { clearItemFailure, recordItemFailure, tallyOf, type ReadTally } from './quarantine';
 import { readState, writeState, type CollectionState } from './state';
@@ -41,6 +43,8 @@ export interface PullContext {
   signal?: AbortSignal;
   /** Local time of this sync, stored per row as synced_at (never used as a watermark). */
   syncedAt: string;
+  /** The start of this sync on options.now's clock (confirmations and rotations use that clock). */
+  startedAt: Date;
   /** The signed-in user's id, known after the own record is pulled. */
   selfId: string | null;
   progress(event: SyncProgress): void;
@@ -53,6 +57,43 @@ export interface PullContext {
   tallies: Map<string, ReadTally>;
   /** Collections that may have entries in the quarantine table: the others skip its bookkeeping. */
   quarantineHolders: Set<string>;
+  /** What this sync may still send (DESIGN rule 15). */
+  budget: RequestBudget;
+}
+
+/** A context for one sync (or one on-demand refresh). */
+export function createPullContext(input: {
+  api: ApiClient;
+  replica: Replica;
+  options: SyncOptions;
+  signal?: AbortSignal;
+  syncedAt: string;
+  progress?: (event: SyncProgress) => void;
+  budget: RequestBudget;
+}): PullContext {
+  const { sqlite } = input.replica;
+  return {
+    api: input.api,
+    replica: input.replica,
+    writer: new ReplicaWriter(
+      sqlite,
+      localRecordHooks(sqlite, () => new Date().toISOString()),
+    ),
+    options: input.options,
+    ...(input.signal ? { signal: input.signal } : {}),
+    syncedAt: input.syncedAt,
+    startedAt: input.options.now(),
+    selfId: null,
+    progress: input.progress ?? (() => {}),
+    results: new Map(),
+    writtenRelated: new Map(),
+    appliedDigests: new Map(),
+    tallies: new Map(),
+    quarantineHolders: new Set(
+      sqlite.prepare('SELECT DISTINCT collection FROM quarantine').pluck().all() as string[],
+    ),
+    budget: input.budget,
+  };
 }
 
 /** What a strategy reports; `watermark` undefined leaves it unchanged, null clears it. */
@@ -279,27 +320,6 @@ export function guardMassDeletion(collection: string, existing: number, gone: nu
   }
 }
 
-/**
- * For collections without a watermark (fetched whole per parent): is this run one of the
- * periodic full ones, where nothing is skipped as unchanged?
- */
-export function isPeriodicFullRun(ctx: PullContext, state: CollectionState): boolean {
-  return (
-    ctx.options.full ||
-    state.last_full_scan_at === null ||
-    state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery
-  );
-}
-
-/** Should this run of the collection be a full id scan (deletions)? */
-export function isFullScan(ctx: PullContext, state: CollectionState): boolean {
-  return (
-    ctx.options.full ||
-    state.watermark === null ||
-    state.syncs_since_full_scan + 1 >= ctx.options.fullScanEvery
-  );
-}
-
 /** The watermark for data read at the service's time `serverDate`: that time minus the overlap. */
 export function watermarkAt(ctx: PullContext, serverDate: Date | null): string | undefined {
   if (!serverDate) return undefined; // never from the local clock: keep the old one, the next sync repeats
@@ -328,7 +348,7 @@ export async function runCollection(
   const state = readState(ctx.replica.sqlite, collection);
   const requests = { count: 0 };
   const started = performance.now();
-  const now = new Date().toISOString();
+  const now = ctx.options.now().toISOString();
   const seconds = () => Number(((performance.now() - started) / 1000).toFixed(3));
   let result: CollectionResult;
   try {

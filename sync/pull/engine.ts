@@ -13,19 +13,18 @@ import {
   steuersatzRow,
   uvtRow,
 } from '../db/rows';
-import { ReplicaWriter } from '../db/writer';
-import { localRecordHooks } from '../outbox/conflicts';
 import type { CollectionResult, PullContext } from './context';
-import { countCollectionRequest } from './context';
-import { pullCourses, pullCustomfields, pullParticipations } from './collections/courses';
+import { countCollectionRequest, createPullContext } from './context';
+import { RequestBudget, type BudgetReport } from './budget';
+import { pullCourseChildren, pullCourses } from './collections/courses';
 import { pullClientParticipants } from './collections/client-participants';
 import { pullForms } from './collections/forms';
-import { pullHours } from './collections/hours';
+import { pullHours, pullHoursHistory } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
 import { pullEndpointTrainings, pullPersonal } from './collections/personal';
 import { pullSingleton, pullWhole } from './collections/whole';
-import { historyWindows } from './collections/hours';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
+import { planPerParent, planPersonalScan, planReference, type ReferenceCollection } from './plan';
 import { pruneOrphans } from './quarantine';
 import { readState, setMeta, writeState } from './state';
 
@@ -42,6 +41,8 @@ export interface SyncSummary {
   seconds: number;
   startedAt: string;
   finishedAt: string;
+  /** What this sync could spend, what it spent, and the work it left for later syncs. */
+  budget: BudgetReport;
 }
 
 export interface RunSyncInput {
@@ -50,6 +51,13 @@ export interface RunSyncInput {
   options: Partial<SyncOptions> & Pick<SyncOptions, 'profile'>;
   onProgress?: (event: SyncProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Requests this pull may send: the sync's budget less what the push of the outbox spent
+   * (see pullBudget). Default options.requestBudget; a `full` sync has none.
+   */
+  budget?: number;
+  /** The client's pace (requests a minute), when it has one: the pull stops before it would run past its slot. */
+  paceRequestsPerMinute?: number;
 }
 
 /**
@@ -71,6 +79,7 @@ const SUMMARY_ORDER = [
   'steuersaetze',
   ...COURSE_MODULE,
   'helferstunden',
+  'helferstunden_history',
 ];
 
 export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
@@ -84,33 +93,25 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   if (input.signal?.aborted) forwardAbort();
   else input.signal?.addEventListener('abort', forwardAbort, { once: true });
   let requests = 0;
+  const budget = new RequestBudget({
+    limit: options.full ? null : (input.budget ?? options.requestBudget),
+    ...(input.paceRequestsPerMinute ? { paceRequestsPerMinute: input.paceRequestsPerMinute } : {}),
+    ...(options.full ? {} : { slotMs: options.intervalSeconds * 1000 }),
+  });
   const stopObserving = input.api.observeRequests(() => {
     requests += 1;
+    budget.observe();
     countCollectionRequest();
   });
-  const ctx: PullContext = {
+  const ctx = createPullContext({
     api: input.api,
     replica: input.replica,
-    writer: new ReplicaWriter(
-      input.replica.sqlite,
-      localRecordHooks(input.replica.sqlite, () => new Date().toISOString()),
-    ),
     options,
     signal: stop.signal,
     syncedAt: new Date(started).toISOString(),
-    selfId: null,
-    progress: input.onProgress ?? (() => {}),
-    results: new Map(),
-    writtenRelated: new Map(),
-    appliedDigests: new Map(),
-    tallies: new Map(),
-    quarantineHolders: new Set(
-      input.replica.sqlite
-        .prepare('SELECT DISTINCT collection FROM quarantine')
-        .pluck()
-        .all() as string[],
-    ),
-  };
+    progress: input.onProgress,
+    budget,
+  });
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.
   const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', {
@@ -132,26 +133,65 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
  * The collections in independent lanes that run side by side, each in parent-before-child order:
  * while one lane parses and writes, the service already answers another lane's requests (the
  * client's request slots are shared, so the service sees no more at once than one lane would).
+ * First the incremental collections, the own records and the reference data due (tier 2); then,
+ * planned with what is left of the budget, the per-parent collections and the rotations.
  */
 async function pullEverything(ctx: PullContext, stop: AbortController): Promise<void> {
+  const reference = planReference(ctx);
+  const personalScan = planPersonalScan(
+    ctx,
+    readState(ctx.replica.sqlite, 'personal').last_full_scan_at,
+  );
   // The own id comes first: the trainer profile, the own hours and the own forms need it.
-  await pullSingleton(ctx, 'userinfo', async (signal) => {
-    const info = await ctx.api.getUserInfo({ signal });
-    ctx.selfId = info.sub;
-    return { type: 'userinfo', id: info.sub, base: JSON.stringify(info) };
-  });
+  ctx.selfId = selfIdOf(ctx.replica);
+  if (reference.has('userinfo') || ctx.selfId === null)
+    await pullSingleton(ctx, 'userinfo', async (signal) => {
+      const info = await ctx.api.getUserInfo({ signal });
+      ctx.selfId = info.sub;
+      return { type: 'userinfo', id: info.sub, base: JSON.stringify(info) };
+    });
+  await runLanes(stop, [
+    () => withinBudget(ctx, 'personal', () => pullPersonal(ctx, personalScan)),
+    async () => {
+      await pullReferenceData(ctx, reference);
+      await pullCourseList(ctx, reference);
+    },
+    () => withinBudget(ctx, 'helferstunden', () => pullHours(ctx)),
+  ]);
+  const plan = planPerParent(ctx);
+  const courseModule = !courseModuleSkipped(ctx);
   await runLanes(stop, [
     async () => {
-      await pullPersonal(ctx);
-      await pullEndpointTrainings(ctx);
-      await pullPersonDetails(ctx);
+      if (!courseModule) return;
+      if (!ctx.results.get('courses')?.skipped) await pullCourseChildren(ctx, plan.courses);
+      await pullForms(ctx, plan.forms);
+      if (
+        ctx.options.profile === 'office' &&
+        !skipDependents(ctx, 'clients', ['client_participants'])
+      )
+        await pullClientParticipants(ctx, plan.clients);
     },
     async () => {
-      await pullReferenceData(ctx);
-      await pullCourseModule(ctx);
+      await pullEndpointTrainings(ctx, plan.trainings);
+      await pullPersonDetails(ctx, plan.people);
     },
-    () => pullHours(ctx).then(() => {}),
+    () => pullHoursHistory(ctx, plan.hoursWindows).then(() => {}),
   ]);
+}
+
+/** Runs a tier-2 collection when the budget has a request for it; otherwise it waits for the next sync. */
+async function withinBudget(ctx: PullContext, collection: string, pull: () => Promise<unknown>) {
+  if (ctx.options.full || ctx.budget.take(1, collection)) await pull();
+}
+
+/** The signed-in user's id as the last sync learnt it (userinfo is on the reference rotation). */
+function selfIdOf(replica: Replica): string | null {
+  return (
+    (replica.sqlite
+      .prepare("SELECT value FROM replica_meta WHERE key = 'self_id'")
+      .pluck()
+      .get() as string | undefined) ?? null
+  );
 }
 
 /**
@@ -173,78 +213,87 @@ async function runLanes(stop: AbortController, lanes: (() => Promise<void>)[]): 
   if (firstFailure) throw firstFailure.error;
 }
 
-/** The own organisation and the small collections that everything else refers to. */
-async function pullReferenceData(ctx: PullContext) {
-  await pullSingleton(ctx, 'orga', async (signal) => {
-    const { data } = await ctx.api.getOrganisation({ signal });
-    return { type: data.type, id: data.id, base: baseOf(data) };
-  });
-  await pullWhole(ctx, {
-    collection: 'kalender',
-    table: 'kalender',
-    fetch: (signal) => ctx.api.listKalender({ signal }),
-    toRow: kalenderRow,
-  });
-  await pullWhole(ctx, {
-    collection: 'benachrichtigungen',
-    table: 'benachrichtigungen',
-    fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
-    toRow: benachrichtigungRow,
-  });
-  await pullSingleton(ctx, 'helferstunden_einstellungen', async (signal) => {
-    const { data, included } = await ctx.api.getHelferstundenEinstellungen({ signal });
-    const types = included.filter((r) => r.type === 'helferstunden_typ');
-    ctx.writer.transaction(() =>
-      ctx.writer.upsert(
-        'helferstunden_typen',
-        types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
-      ),
-    );
-    return { type: data.type, id: data.id, base: baseOf(data), included };
-  });
-  await pullWhole(ctx, {
-    collection: 'steuersaetze',
-    table: 'steuersaetze',
-    fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
-    toRow: steuersatzRow,
-  });
+/** The own organisation and the small collections that everything else refers to, those due. */
+async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCollection>) {
+  if (due.has('orga'))
+    await pullSingleton(ctx, 'orga', async (signal) => {
+      const { data } = await ctx.api.getOrganisation({ signal });
+      return { type: data.type, id: data.id, base: baseOf(data) };
+    });
+  if (due.has('kalender'))
+    await pullWhole(ctx, {
+      collection: 'kalender',
+      table: 'kalender',
+      fetch: (signal) => ctx.api.listKalender({ signal }),
+      toRow: kalenderRow,
+    });
+  if (due.has('benachrichtigungen'))
+    await pullWhole(ctx, {
+      collection: 'benachrichtigungen',
+      table: 'benachrichtigungen',
+      fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
+      toRow: benachrichtigungRow,
+    });
+  if (due.has('helferstunden_einstellungen'))
+    await pullSingleton(ctx, 'helferstunden_einstellungen', async (signal) => {
+      const { data, included } = await ctx.api.getHelferstundenEinstellungen({ signal });
+      const types = included.filter((r) => r.type === 'helferstunden_typ');
+      ctx.writer.transaction(() =>
+        ctx.writer.upsert(
+          'helferstunden_typen',
+          types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
+        ),
+      );
+      return { type: data.type, id: data.id, base: baseOf(data), included };
+    });
+  if (due.has('steuersaetze'))
+    await pullWhole(ctx, {
+      collection: 'steuersaetze',
+      table: 'steuersaetze',
+      fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
+      toRow: steuersatzRow,
+    });
 }
 
-async function pullCourseModule(ctx: PullContext) {
+/** The course module's reference data due, then the courses of the window (every sync). */
+async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollection>) {
   const office = ctx.options.profile === 'office';
-  await pullWhole(ctx, {
-    collection: 'course_types',
-    table: 'course_types',
-    fetch: (signal) => ctx.api.listCourseTypes({ signal }),
-    toRow: courseTypeRow,
-  });
-  if (ctx.results.get('course_types')?.skipped === 'unlicensed') {
+  if (due.has('course_types'))
+    await pullWhole(ctx, {
+      collection: 'course_types',
+      table: 'course_types',
+      fetch: (signal) => ctx.api.listCourseTypes({ signal }),
+      toRow: courseTypeRow,
+    });
+  if (courseModuleSkipped(ctx)) {
     // The organisation has no course module (423): skip it, without failing the sync.
     skipDependents(ctx, 'course_types', COURSE_MODULE.slice(1));
     return;
   }
-  await pullWhole(ctx, {
-    collection: 'uvts',
-    table: 'uvts',
-    fetch: (signal) => ctx.api.listUvts({ signal }),
-    toRow: uvtRow,
-  });
-  if (office)
+  if (due.has('uvts'))
+    await pullWhole(ctx, {
+      collection: 'uvts',
+      table: 'uvts',
+      fetch: (signal) => ctx.api.listUvts({ signal }),
+      toRow: uvtRow,
+    });
+  if (office && due.has('clients'))
     await pullWhole(ctx, {
       collection: 'clients',
       table: 'clients',
       fetch: (signal) => ctx.api.listClients({ signal }),
       toRow: clientRow,
     });
-  await pullCourses(ctx);
+  await withinBudget(ctx, 'courses', () => pullCourses(ctx));
   // Without the courses, their participants and fields cannot be asked for: the same reason holds.
-  if (!skipDependents(ctx, 'courses', ['participations', 'customfields'])) {
-    await pullParticipations(ctx);
-    await pullCustomfields(ctx);
-  }
-  if (office && !skipDependents(ctx, 'clients', ['client_participants']))
-    await pullClientParticipants(ctx);
-  await pullForms(ctx);
+  skipDependents(ctx, 'courses', ['participations', 'customfields']);
+}
+
+/** The organisation has not licensed the course module (423), as this sync or the last one heard. */
+function courseModuleSkipped(ctx: PullContext): boolean {
+  const result = ctx.results.get('course_types');
+  if (result) return result.skipped === 'unlicensed';
+  return readState(ctx.replica.sqlite, 'course_types').unavailable === 'unlicensed';
 }
 
 /**
@@ -280,7 +329,6 @@ function finish(
     const index = SUMMARY_ORDER.indexOf(name);
     return index === -1 ? SUMMARY_ORDER.length : index;
   };
-  noteUnfinishedScan(ctx);
   pruneOrphans(ctx);
   const collections = Object.fromEntries([...ctx.results].sort(([a], [b]) => rank(a) - rank(b)));
   const results = Object.values(collections);
@@ -298,6 +346,7 @@ function finish(
     seconds: (finished - started) / 1000,
     startedAt: ctx.syncedAt,
     finishedAt: new Date(finished).toISOString(),
+    budget: ctx.budget.report(),
   };
   setMeta(replica.sqlite, 'profile', ctx.options.profile);
   if (ctx.selfId) setMeta(replica.sqlite, 'self_id', ctx.selfId);
@@ -309,21 +358,6 @@ function finish(
   if (summary.ok) setMeta(replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
   refreshQueryPlannerStatistics(replica);
   return summary;
-}
-
-/** A full scan of the hours that did not finish in this sync: say how far it got. */
-function noteUnfinishedScan(ctx: PullContext): void {
-  const result = ctx.results.get('helferstunden');
-  const progress = readState(ctx.replica.sqlite, 'helferstunden').progress;
-  if (!result || progress === null) return;
-  const done = (JSON.parse(progress) as { done?: unknown[] }).done?.length ?? 0;
-  const total = historyWindows(ctx).length;
-  if (done < total)
-    result.remaining = {
-      done,
-      total,
-      what: ctx.options.hoursWindowMonths === 1 ? 'months' : 'windows',
-    };
 }
 
 /**

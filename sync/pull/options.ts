@@ -24,6 +24,32 @@ export interface SyncOptions {
   chunkSize: number;
   /** The local calendar day, for date windows (never used for watermarks). */
   today: () => Date;
+  /** The local clock, for confirmation times and the rotation's shares (never used for watermarks). */
+  now: () => Date;
+  /**
+   * Requests one scheduled sync may send, the outbox's included: 30 a minute (the pace of the
+   * service's public clients) over a sync every 5 minutes. `full` syncs ignore it.
+   */
+  requestBudget: number;
+  /** The time between scheduled syncs: each sync takes this share of every rotation. */
+  intervalSeconds: number;
+  /** Participants and custom fields of courses from this many days back to this many ahead: every sync. */
+  nearWindowDaysBack: number;
+  nearWindowDaysAhead: number;
+  /** The longest a confirmation may age (hours), per rotation; see sync/pull/freshness.ts. */
+  freshnessHours: FreshnessBounds;
+}
+
+/** How old, at most, what the service confirmed may grow under the default schedule. */
+export interface FreshnessBounds {
+  /** Participants and custom fields of any course in the window, and the forms of courses. */
+  courses: number;
+  /** A person's checks, honours and (where not embedded) trainings. */
+  people: number;
+  /** Records deleted on the service: found within this (id scans, history windows of hours). */
+  deletions: number;
+  /** The small reference collections (organisation, calendars, types, tax rates, ...). */
+  reference: number;
 }
 
 export interface SyncProgress {
@@ -44,4 +70,20 @@ export const DEFAULT_SYNC_OPTIONS: Omit<SyncOptions, 'profile'> = {
   personDetailsPerSync: 500,
   chunkSize: 2000,
   today: () => new Date(),
+  now: () => new Date(),
+  requestBudget: 150,
+  intervalSeconds: 300,
+  nearWindowDaysBack: 7,
+  nearWindowDaysAhead: 14,
+  freshnessHours: { courses: 24, people: 24 * 7, deletions: 24, reference: 1 },
 };
+
+/**
+ * Every item of every rotation in every sync, without a budget (bounds of 0 hours): for tests of
+ * the pull's correctness and for a fast local service. `full` does the same and also re-applies
+ * answers that did not change.
+ */
+export const EVERY_ITEM_EVERY_SYNC = {
+  requestBudget: Infinity,
+  freshnessHours: { courses: 0, people: 0, deletions: 0, reference: 0 },
+} satisfies Partial<SyncOptions>;

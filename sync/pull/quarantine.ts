@@ -54,8 +54,10 @@ export function takeAnswer(
   parent: string,
   answer: ReadAnswer,
   complete: boolean,
+  /** The collection whose summary counts them, when another than `collection` (the hours' history windows). */
+  tallyAs = collection,
 ): void {
-  const tally = tallyOf(ctx, collection);
+  const tally = tallyOf(ctx, tallyAs);
   tally.conversions += answer.conversions;
   tally.quarantined += answer.quarantined.length;
   // The common case, a clean answer where nothing is in quarantine, costs no statement at all.

@@ -12,6 +12,8 @@ const BOOKKEEPING_TABLES = new Set([
   'answer_digests',
   'quarantine',
   'scan_seen',
+  'confirmations',
+  'rotations',
 ]);
 const BOOKKEEPING_COLUMNS = new Set([
   'synced_at',

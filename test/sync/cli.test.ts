@@ -502,6 +502,7 @@ describe('the summary of an incomplete sync', () => {
     finishedAt: '',
     quarantined: 0,
     unavailable: [],
+    budget: { limit: 150, spent: 0, stoppedEarly: null, deferred: {} },
     ...over,
   });
   const result = { records: 0, deleted: 0, requests: 0, seconds: 0 };

@@ -1,5 +1,6 @@
 // Rule 12 in a long-running process: a local write starts a push by itself, a failed attempt is
 // tried again when its retry time comes, with no one calling sync.
+import { EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../../sync/api';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const token = sandbox.users.find((u) => u.role === 'office')!.accessToken;
   replica = openReplica(tempFile('replica.db'));
   const api = createApiClient({ baseUrl: sandbox.baseUrl, tokens: staticToken(token) });
-  await runSync({ api, replica, options: { profile: 'office' } });
+  await runSync({ api, replica, options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC } });
 }, 120_000);
 
 afterAll(async () => {

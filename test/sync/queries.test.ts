@@ -9,7 +9,7 @@ import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { courseWindow } from '../../sync/pull/collections/courses';
 import { runSync } from '../../sync/pull/engine';
-import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
+import { DEFAULT_SYNC_OPTIONS, EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
 import { CallFailed, createDispatcher, typedCaller, type TypedCaller } from '../../sync/dispatch';
 import { list, meaning, type OracleTarget } from '../support/service-oracle';
 
@@ -30,7 +30,11 @@ beforeAll(async () => {
     baseUrl: sandbox.baseUrl,
     tokens: staticToken(office.accessToken),
   });
-  const summary = await runSync({ api, replica, options: { profile: 'office' } });
+  const summary = await runSync({
+    api,
+    replica,
+    options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC },
+  });
   expect(summary.ok).toBe(true);
   queries = typedCaller(createDispatcher(replica));
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { ApiError } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
-import type { SyncProgress } from '../../sync/pull/options';
+import { EVERY_ITEM_EVERY_SYNC, type SyncProgress } from '../../sync/pull/options';
 import { runSyncInWorker } from '../../sync/pull/worker';
 import { expectOfficeReplica } from '../support/service-oracle';
 
@@ -30,7 +30,7 @@ describe('runSyncInWorker', () => {
       replicaFile: file,
       token: office.accessToken,
       client: { baseUrl: sandbox.baseUrl },
-      options: { profile: 'office' },
+      options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC },
       onProgress: (event) => progress.push(event),
     });
     expect(summary.ok).toBe(true);

@@ -1,5 +1,6 @@
 // Courses come by date window (the service has no change filter for them): the window is
-// replaced on every sync. Participations and custom fields are replaced per course.
+// replaced on every sync. Participations and custom fields are replaced per course, for the
+// courses the sync's plan names (the near window every sync, the rest on rotation).
 import { addDays, addMonths, format } from 'date-fns';
 import type { Page } from '../../api';
 import {
@@ -20,11 +21,11 @@ import {
   forEachItem,
   guardMassDeletion,
   isGone,
-  isPeriodicFullRun,
   missingIds,
   runCollection,
   type PullContext,
 } from '../context';
+import { confirm } from '../freshness';
 import { takeAnswer } from '../quarantine';
 import type { SyncOptions } from '../options';
 import { replaceChildren } from './whole';
@@ -137,23 +138,19 @@ export function pullCourses(ctx: PullContext) {
 }
 
 /**
- * Runs `work` for every course in the replica with bounded concurrency, as one collection. Every
- * fullScanEvery-th run (and with --full) answers are applied even when unchanged: `useDigests` false.
+ * Runs `work` for each of the planned courses with bounded concurrency, as one collection, and
+ * answers the courses whose work succeeded (a course deleted on the service is deleted here).
  */
-function perCourse(
+async function perCourse(
   ctx: PullContext,
   collection: string,
+  courseIds: readonly string[],
   work: (courseId: string, useDigests: boolean) => Promise<{ records: number; deleted: number }>,
-) {
-  return runCollection(ctx, collection, async (state) => {
-    const fullScan = isPeriodicFullRun(ctx, state);
-    const courseIds = ctx.replica.sqlite
-      .prepare('SELECT id FROM courses ORDER BY id')
-      .pluck()
-      .all() as string[];
+): Promise<Set<string>> {
+  const done = new Set<string>();
+  await runCollection(ctx, collection, async () => {
     let records = 0;
     let deleted = 0;
-    let done = 0;
     await forEachItem(
       ctx,
       collection,
@@ -161,9 +158,10 @@ function perCourse(
       (id) => ({ type: 'course', id }),
       async (courseId) => {
         try {
-          const outcome = await work(courseId, !fullScan);
+          const outcome = await work(courseId, !ctx.options.full);
           records += outcome.records;
           deleted += outcome.deleted;
+          done.add(courseId);
         } catch (error) {
           if (!isGone(error)) throw error;
           // The course was deleted on the service: so is it here, with its participants and fields.
@@ -171,58 +169,71 @@ function perCourse(
             ctx.writer.deleteWhereIn('courses', 'id', [courseId]),
           );
         }
-        done += 1;
-        ctx.progress({ collection, done, total: courseIds.length });
+        ctx.progress({ collection, done: done.size, total: courseIds.length });
       },
     );
-    return {
-      records,
-      deleted,
-      fullScan,
-      watermark: fullScan ? new Date().toISOString() : undefined,
-    };
+    return { records, deleted, fullScan: false };
   });
+  return done;
 }
 
-/** Participations of every course in the replica, with their companies and UVTs, replaced per course. */
-export function pullParticipations(ctx: PullContext) {
-  return perCourse(ctx, 'participations', (courseId, useDigests) =>
-    replaceChildren(
-      ctx,
-      {
-        collection: 'participations',
-        table: 'participations',
-        toRow: (r, syncedAt) => participationRow(r, courseId, syncedAt),
-        included: {
-          company: { table: 'companies', toRow: companyRow },
-          uvt: { table: 'uvts', toRow: uvtRow },
-        },
-        parent: { column: 'course_id', id: courseId },
-        useDigests,
-      },
-      (digest) =>
-        ctx.api.listParticipations(courseId, {
-          include: ['company', 'uvt'],
-          signal: ctx.signal,
-          ...digest,
-        }),
-    ),
+/**
+ * Participants and custom fields of the planned courses, each replaced per course; a course whose
+ * two lists both came is confirmed (its "as of").
+ */
+export async function pullCourseChildren(
+  ctx: PullContext,
+  courseIds: readonly string[],
+): Promise<void> {
+  const participants = await perCourse(ctx, 'participations', courseIds, (courseId, useDigests) =>
+    refreshParticipations(ctx, courseId, useDigests),
+  );
+  const fields = await perCourse(ctx, 'customfields', courseIds, (courseId, useDigests) =>
+    refreshCustomfields(ctx, courseId, useDigests),
+  );
+  confirm(
+    ctx.replica.sqlite,
+    'course',
+    courseIds.filter((id) => participants.has(id) && fields.has(id)),
+    ctx.options.now().toISOString(),
   );
 }
 
-/** Custom fields of every course in the replica, replaced per course. */
-export function pullCustomfields(ctx: PullContext) {
-  return perCourse(ctx, 'customfields', (courseId, useDigests) =>
-    replaceChildren(
-      ctx,
-      {
-        collection: 'customfields',
-        table: 'customfields',
-        toRow: (r, syncedAt) => customfieldRow(r, courseId, syncedAt),
-        parent: { column: 'course_id', id: courseId },
-        useDigests,
+/** One course's participations, with their companies and UVTs, replaced. */
+export function refreshParticipations(ctx: PullContext, courseId: string, useDigests: boolean) {
+  return replaceChildren(
+    ctx,
+    {
+      collection: 'participations',
+      table: 'participations',
+      toRow: (r, syncedAt) => participationRow(r, courseId, syncedAt),
+      included: {
+        company: { table: 'companies', toRow: companyRow },
+        uvt: { table: 'uvts', toRow: uvtRow },
       },
-      (digest) => ctx.api.listCustomFields(courseId, { signal: ctx.signal, ...digest }),
-    ),
+      parent: { column: 'course_id', id: courseId },
+      useDigests,
+    },
+    (digest) =>
+      ctx.api.listParticipations(courseId, {
+        include: ['company', 'uvt'],
+        signal: ctx.signal,
+        ...digest,
+      }),
+  );
+}
+
+/** One course's custom fields, replaced. */
+export function refreshCustomfields(ctx: PullContext, courseId: string, useDigests: boolean) {
+  return replaceChildren(
+    ctx,
+    {
+      collection: 'customfields',
+      table: 'customfields',
+      toRow: (r, syncedAt) => customfieldRow(r, courseId, syncedAt),
+      parent: { column: 'course_id', id: courseId },
+      useDigests,
+    },
+    (digest) => ctx.api.listCustomFields(courseId, { signal: ctx.signal, ...digest }),
   );
 }

@@ -1,60 +1,73 @@
 // Forms (formulare) offered for the own person and for courses: plain JSON lists, replaced per
-// object, and skipped when the list is the one applied last time (outside the periodic full runs).
+// owner, for the owners the sync's plan names, and skipped when the list is the one applied last time.
 import { hash } from 'node:crypto';
-import { format } from 'date-fns';
-import { forEachItem, isPeriodicFullRun, runCollection, type PullContext } from '../context';
+import { forEachItem, runCollection, type PullContext } from '../context';
+import { confirm } from '../freshness';
 import { appliedDigests, recordDigest } from './whole';
 
-/** Forms of the own person and of every course that has not ended. */
-export function pullForms(ctx: PullContext) {
-  return runCollection(ctx, 'formulare', async (state) => {
-    const useDigests = !isPeriodicFullRun(ctx, state);
-    const today = format(ctx.options.today(), 'yyyy-MM-dd');
-    const courseIds = ctx.replica.sqlite
-      .prepare('SELECT id FROM courses WHERE last_date >= ? ORDER BY id')
-      .pluck()
-      .all(today) as string[];
-    const objects: { typ: 'u' | 'k'; id: string }[] = [
-      ...(ctx.selfId ? [{ typ: 'u' as const, id: ctx.selfId }] : []),
-      ...courseIds.map((id) => ({ typ: 'k' as const, id })),
-    ];
+/** A form list's owner: the own person (u) or a course (k); its rotation id is `u:<id>` or `k:<id>`. */
+export interface FormOwner {
+  typ: 'u' | 'k';
+  id: string;
+}
+
+export const formOwnerKey = (owner: FormOwner) => `${owner.typ}:${owner.id}`;
+
+/** Forms of the planned owners (the own person, courses that have not ended), each confirmed. */
+export function pullForms(ctx: PullContext, owners: readonly FormOwner[]) {
+  return runCollection(ctx, 'formulare', async () => {
     let records = 0;
-    const identify = (object: { typ: string; id: string }) => ({
-      type: object.typ === 'u' ? 'user' : 'course',
-      id: object.id,
+    const confirmed: string[] = [];
+    const identify = (owner: FormOwner) => ({
+      type: owner.typ === 'u' ? 'user' : 'course',
+      id: owner.id,
     });
-    await forEachItem(ctx, 'formulare', objects, identify, async (object) => {
-      const forms = await ctx.api.listFormulare(object.typ, object.id, { signal: ctx.signal });
-      const collection = `formulare:${object.typ}`;
-      const digest = hash('sha256', JSON.stringify(forms), 'base64url');
-      const applied = useDigests
-        ? appliedDigests(
-            ctx,
-            collection,
-            'formulare',
-            `objekt_typ = '${object.typ}' AND objekt_id = applied.parent`,
-          )
-        : undefined;
-      if (applied?.get(object.id) === digest) return;
-      ctx.writer.transaction(() => {
-        ctx.writer
-          .statement('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
-          .run(object.typ, object.id);
-        ctx.writer.upsert(
-          'formulare',
-          forms.map((form, position) => ({
-            objekt_typ: object.typ,
-            objekt_id: object.id,
-            position,
-            titel: form.titel,
-            aktion: JSON.stringify(form.aktion ?? null),
-            synced_at: ctx.syncedAt,
-          })),
-        );
-        recordDigest(ctx, `${collection}:${object.id}`, digest, forms.length);
+    try {
+      await forEachItem(ctx, 'formulare', owners, identify, async (owner) => {
+        records += await refreshForms(ctx, owner, !ctx.options.full);
+        confirmed.push(formOwnerKey(owner));
       });
-      records += forms.length;
-    });
-    return { records, deleted: 0, fullScan: true };
+    } finally {
+      confirm(ctx.replica.sqlite, 'forms', confirmed, ctx.options.now().toISOString());
+    }
+    return { records, deleted: 0, fullScan: false };
   });
+}
+
+/** One owner's forms, replaced unless the list is the one applied last time; answers the forms written. */
+export async function refreshForms(
+  ctx: PullContext,
+  owner: FormOwner,
+  useDigests: boolean,
+): Promise<number> {
+  const forms = await ctx.api.listFormulare(owner.typ, owner.id, { signal: ctx.signal });
+  const collection = `formulare:${owner.typ}`;
+  const digest = hash('sha256', JSON.stringify(forms), 'base64url');
+  const applied = useDigests
+    ? appliedDigests(
+        ctx,
+        collection,
+        'formulare',
+        `objekt_typ = '${owner.typ}' AND objekt_id = applied.parent`,
+      )
+    : undefined;
+  if (applied?.get(owner.id) === digest) return 0;
+  ctx.writer.transaction(() => {
+    ctx.writer
+      .statement('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
+      .run(owner.typ, owner.id);
+    ctx.writer.upsert(
+      'formulare',
+      forms.map((form, position) => ({
+        objekt_typ: owner.typ,
+        objekt_id: owner.id,
+        position,
+        titel: form.titel,
+        aktion: JSON.stringify(form.aktion ?? null),
+        synced_at: ctx.syncedAt,
+      })),
+    );
+    recordDigest(ctx, `${collection}:${owner.id}`, digest, forms.length);
+  });
+  return forms.length;
 }

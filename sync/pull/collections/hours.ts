@@ -16,7 +16,6 @@ import {
   applyInChunks,
   endsTheItemLoop,
   guardMassDeletion,
-  isFullScan,
   isGone,
   missingIds,
   prefetched,
@@ -24,10 +23,15 @@ import {
   watermarkAt,
   type PullContext,
 } from '../context';
+import { confirm } from '../freshness';
 import { forgetQuarantined, stillQuarantined, takeAnswer, tallyOf } from '../quarantine';
+import { readState } from '../state';
+import type { Answer } from './whole';
 
 const INCLUDE = ['anlass', 'typ', 'anlass.referenz'] as const;
 const WINDOWS_AHEAD = 6;
+/** A first sync fetches the windows of this many months back (and the future). */
+const RECENT_MONTHS = 3;
 
 interface HoursQuery {
   von: string;
@@ -49,72 +53,160 @@ interface ScanProgress {
   startedEmpty: boolean;
 }
 
+/**
+ * The hours changed since the watermark, every sync. Without a watermark (the first sync, a
+ * restored service, --full) a new scan cycle starts with the recent windows (and, for the office,
+ * the own entries of every year), so a first sync is usable at once; the history windows follow
+ * on rotation (pullHoursHistory), newest first.
+ */
 export function pullHours(ctx: PullContext) {
   return runCollection(ctx, 'helferstunden', async (state) => {
-    const resumed = readScanProgress(state.progress);
-    let fullScan = resumed !== null || isFullScan(ctx, state);
-    // Assigned inside fetchAndApply; declared wide so TypeScript does not narrow it to null.
+    // Assigned inside apply; declared wide so TypeScript does not narrow it to null.
     let serverDate = null as Date | null;
     let records = await retryQuarantined(ctx);
+    const cycle = readScanProgress(state.progress);
+    const seen = seenMarker(ctx);
 
-    const apply = async (page: Page<ServiceResource>) => {
-      serverDate ??= page.serverDate;
-      takeAnswer(ctx, 'helferstunden', '', page, false);
-      await applyPage(ctx, page, records);
-      records += page.data.length;
-    };
-
-    if (!fullScan && state.watermark) {
+    if (state.watermark && !ctx.options.full) {
       for await (const page of fetchHours(ctx, {
         von: ctx.options.hoursHistoryStart,
         changedSince: state.watermark,
-      }))
-        await apply(page);
-      // The service's clock behind our watermark: a restored service. Start over with a full scan.
-      if (serverDate && serverDate.getTime() < Date.parse(state.watermark)) {
-        fullScan = true;
-        serverDate = null;
+      })) {
+        serverDate ??= page.serverDate;
+        await takeAndApply(ctx, page, records);
+        records += page.data.length;
+        // What a cycle's windows fetched earlier would not show (created since) is not a deletion.
+        if (cycle && !cycle.startedEmpty) seen(page);
       }
+      // The service's clock behind our watermark: a restored service. Start over with a new cycle.
+      const restored = serverDate !== null && serverDate.getTime() < Date.parse(state.watermark);
+      if (!restored)
+        return { records, deleted: 0, fullScan: false, watermark: watermarkAt(ctx, serverDate) };
     }
-    if (!fullScan)
-      return { records, deleted: 0, fullScan, watermark: watermarkAt(ctx, serverDate) };
 
-    const scan = resumed ?? startScan(ctx);
-    const windows = historyWindows(ctx);
-    const todo = windows.filter((window) => !scan.done.includes(window.von));
-    // Windows are fetched a few ahead (answers whole, in order).
-    const answers = prefetched(todo, WINDOWS_AHEAD, ctx.signal, (window, signal) =>
-      collectPages(fetchHours(ctx, window, signal)).then((answer) => ({ window, answer })),
-    );
+    const scan = startScan(ctx);
+    const windows = ctx.options.full ? historyWindows(ctx) : recentWindows(ctx);
+    let scanDate = null as Date | null;
+    // The first load into an empty table builds the indexes once, at its end.
     const buildIndexes = deferIndexesIfEmpty(ctx.replica.sqlite, 'helferstunden');
-    const remember = ctx.writer.statement(
-      'INSERT OR IGNORE INTO scan_seen (collection, id) VALUES (?, ?)',
-    );
     try {
-      for await (const { window, answer } of answers) {
-        await apply({ ...answer, url: '' });
-        scan.serverDate ??= answer.serverDate?.toISOString() ?? null;
-        scan.done.push(window.von);
-        ctx.writer.transaction(() => {
-          if (!scan.startedEmpty)
-            for (const entry of [...answer.data, ...answer.quarantined])
-              remember.run('helferstunden', entry.id);
-          saveScanProgress(ctx, scan);
-        });
+      if (ctx.options.profile === 'office' && !ctx.options.full) {
+        // The own entries of every year: a trainer's own hours are all there in the first sync.
+        const own = await collectPages(
+          fetchHours(ctx, { von: ctx.options.hoursHistoryStart }, true),
+        );
+        scanDate = own.serverDate;
+        await takeAndApply(ctx, own, records);
+        records += own.data.length;
+        if (!scan.startedEmpty) seen(own);
       }
+      const applied = await applyWindows(ctx, scan, windows, records);
+      records += applied.records;
+      scanDate ??= applied.serverDate;
     } finally {
       buildIndexes();
     }
-    const deleted = scan.startedEmpty ? 0 : deleteUnseen(ctx);
-    ctx.writer.transaction(() => {
-      ctx.writer.statement("DELETE FROM scan_seen WHERE collection = 'helferstunden'").run();
-      saveScanProgress(ctx, null);
-    });
-    // A record quarantined by the scan is asked for by its id next time: the scan need not repeat.
-    tallyOf(ctx, 'helferstunden').holdWatermark = false;
-    const scanDate = scan.serverDate === null ? null : new Date(scan.serverDate);
-    return { records, deleted, fullScan, watermark: watermarkAt(ctx, scanDate) };
+    const ended = finishCycleIfComplete(ctx, scan);
+    return {
+      records,
+      deleted: ended.deleted,
+      fullScan: ended.complete,
+      watermark: watermarkAt(ctx, scanDate),
+    };
   });
+}
+
+/**
+ * The rotation of the history windows: `count` windows of the current scan cycle, newest first.
+ * Once a cycle has fetched every window, what it did not see is gone from the service (rule 9).
+ */
+export function pullHoursHistory(ctx: PullContext, count: number) {
+  return runCollection(ctx, 'helferstunden_history', async () => {
+    const scan =
+      readScanProgress(readState(ctx.replica.sqlite, 'helferstunden').progress) ?? startScan(ctx);
+    const windows = historyWindows(ctx)
+      .filter((window) => !scan.done.includes(window.von))
+      .reverse()
+      .slice(0, count);
+    const { records } = await applyWindows(ctx, scan, windows, 0, 'helferstunden_history');
+    const cycle = finishCycleIfComplete(ctx, scan);
+    return {
+      records,
+      deleted: cycle.deleted,
+      fullScan: cycle.complete,
+      remaining: cycleRemaining(ctx, scan),
+    };
+  });
+}
+
+/** Windows of the scan cycle not fetched yet: "12 of 71 windows". */
+function cycleRemaining(ctx: PullContext, scan: ScanProgress) {
+  const total = historyWindows(ctx).length;
+  return scan.done.length > 0 && scan.done.length < total
+    ? { done: scan.done.length, total, what: 'windows' }
+    : undefined;
+}
+
+/** The windows a first sync fetches: those of the last RECENT_MONTHS months and the future. */
+function recentWindows(ctx: PullContext): HoursQuery[] {
+  const since = format(addMonths(ctx.options.today(), -RECENT_MONTHS), 'yyyy-MM-dd');
+  const windows = historyWindows(ctx);
+  const recent = windows.filter((window) => window.bis === undefined || window.bis >= since);
+  return recent.length ? recent : windows.slice(-1);
+}
+
+/** Fetches windows (a few ahead, answers whole, in order), applies them and notes each in the cycle. */
+async function applyWindows(
+  ctx: PullContext,
+  scan: ScanProgress,
+  windows: readonly HoursQuery[],
+  progressBase: number,
+  collection = 'helferstunden',
+): Promise<{ records: number; serverDate: Date | null }> {
+  const answers = prefetched(windows, WINDOWS_AHEAD, ctx.signal, (window, signal) =>
+    collectPages(fetchHours(ctx, window, false, signal)).then((answer) => ({ window, answer })),
+  );
+  const seen = seenMarker(ctx);
+  let records = 0;
+  let serverDate = null as Date | null;
+  for await (const { window, answer } of answers) {
+    serverDate ??= answer.serverDate;
+    await takeAndApply(ctx, answer, progressBase + records, collection);
+    records += answer.data.length;
+    scan.serverDate ??= answer.serverDate?.toISOString() ?? null;
+    scan.done.push(window.von);
+    ctx.writer.transaction(() => {
+      if (!scan.startedEmpty) seen(answer);
+      saveScanProgress(ctx, scan);
+    });
+    confirm(ctx.replica.sqlite, 'hours_window', [window.von], ctx.options.now().toISOString());
+  }
+  return { records, serverDate };
+}
+
+/** Remembers the entries of an answer as seen by the scan cycle under way. */
+function seenMarker(ctx: PullContext) {
+  const remember = ctx.writer.statement(
+    'INSERT OR IGNORE INTO scan_seen (collection, id) VALUES (?, ?)',
+  );
+  return (answer: Pick<Page<ServiceResource>, 'data' | 'quarantined'>) => {
+    for (const entry of [...answer.data, ...answer.quarantined])
+      remember.run('helferstunden', entry.id);
+  };
+}
+
+/** After the cycle's last window: delete what it did not see, and end the cycle. */
+function finishCycleIfComplete(ctx: PullContext, scan: ScanProgress) {
+  const complete = historyWindows(ctx).every((window) => scan.done.includes(window.von));
+  if (!complete) return { complete, deleted: 0 };
+  const deleted = scan.startedEmpty ? 0 : deleteUnseen(ctx);
+  ctx.writer.transaction(() => {
+    ctx.writer.statement("DELETE FROM scan_seen WHERE collection = 'helferstunden'").run();
+    saveScanProgress(ctx, null);
+  });
+  // A record quarantined by the scan is asked for by its id next time: the scan need not repeat.
+  tallyOf(ctx, 'helferstunden').holdWatermark = false;
+  return { complete, deleted };
 }
 
 /** At most this many quarantined entries are asked for again by id per sync. */
@@ -140,7 +232,7 @@ async function retryQuarantined(ctx: PullContext): Promise<number> {
       const answer = await ctx.api.getHelferstunden(id, { signal: ctx.signal });
       const page = { ...answer, data: [answer.data] };
       takeAnswer(ctx, 'helferstunden', '', page, false);
-      await applyPage(ctx, page, applied);
+      await applyAnswer(ctx, page, applied);
       applied += 1;
     } catch (error) {
       if (isGone(error)) forgetQuarantined(ctx, 'helferstunden', id);
@@ -216,13 +308,15 @@ function saveScanProgress(ctx: PullContext, scan: ScanProgress | null): void {
     .run('helferstunden', scan === null ? null : JSON.stringify(scan), 'helferstunden');
 }
 
+/** `own`: only the signed-in user's entries (always so for a trainer). */
 function fetchHours(
   ctx: PullContext,
   query: HoursQuery,
+  own = false,
   signal = ctx.signal,
 ): AsyncGenerator<Page<ServiceResource>> {
   return ctx.api.listHelferstunden({
-    eigene: ctx.options.profile === 'trainer',
+    eigene: own || ctx.options.profile === 'trainer',
     von: query.von,
     ...(query.bis ? { bis: query.bis } : {}),
     ...(query.changedSince ? { changedSince: query.changedSince } : {}),
@@ -254,7 +348,23 @@ export function historyWindows(ctx: PullContext): HoursQuery[] {
   return windows;
 }
 
-async function applyPage(ctx: PullContext, page: Page<ServiceResource>, progressBase: number) {
+/** An answer's unreadable records to the quarantine, the rest to the replica. */
+function takeAndApply(
+  ctx: PullContext,
+  answer: Answer,
+  progressBase: number,
+  tallyAs = 'helferstunden',
+) {
+  takeAnswer(ctx, 'helferstunden', '', answer, false, tallyAs);
+  return applyAnswer(ctx, answer, progressBase, tallyAs);
+}
+
+async function applyAnswer(
+  ctx: PullContext,
+  page: Pick<Answer, 'data' | 'included'>,
+  progressBase: number,
+  collection = 'helferstunden',
+) {
   const { writer } = ctx;
   const ofType = (...types: string[]) => page.included.filter((r) => types.includes(r.type));
   writer.transaction(() => {
@@ -275,7 +385,7 @@ async function applyPage(ctx: PullContext, page: Page<ServiceResource>, progress
   );
   await applyInChunks(
     ctx,
-    'helferstunden',
+    collection,
     page.data,
     (chunk) =>
       writer.upsert(

@@ -1,143 +1,98 @@
-// Checks (ueberpruefungen) and honours (ehrungen) cost one request per person each. Every sync
-// refreshes at most options.personDetailsPerSync people, least recently refreshed first, each with
-// its own watermark, so a large organisation is covered over several syncs without hammering a
-// rate-limited service. Honours have no change filter: fetched whole and replaced per person.
-import { ehrungRow, ueberpruefungRow, type ServiceResource } from '../../db/rows';
-import { collectPages } from '../../api';
-import {
-  forEachItem,
-  isGone,
-  progressBatches,
-  isPeriodicFullRun,
-  runCollection,
-  watermarkAt,
-  type PullContext,
-} from '../context';
-import { takeAnswer } from '../quarantine';
-import { remainingPeople } from './personal';
-import { replaceChildren, replaceRows } from './whole';
+// Checks (ueberpruefungen) and honours (ehrungen) cost one request per person each: every sync
+// refreshes the people its plan names (least recently confirmed first, see sync/pull/plan.ts), so
+// a large organisation is covered over several syncs without hammering a rate-limited service.
+// Each list is fetched whole and replaced, which also finds what was deleted on the service.
+import { ehrungRow, ueberpruefungRow } from '../../db/rows';
+import { forEachItem, isGone, runCollection, type PullContext } from '../context';
+import { confirm } from '../freshness';
+import { replaceChildren } from './whole';
 
-export function pullPersonDetails(ctx: PullContext) {
-  return runCollection(ctx, 'person_details', async (state) => {
-    // People are refreshed in batches with their own watermarks; this collection has none of its own,
-    // so only the rhythm (or --full) makes a full scan, and only --full takes everyone at once.
-    const fullScan = isPeriodicFullRun(ctx, state);
-    const people = peopleToRefresh(ctx, ctx.options.full);
-    let done = 0;
+export function pullPersonDetails(ctx: PullContext, people: readonly string[]) {
+  return runCollection(ctx, 'person_details', async () => {
     let records = 0;
     let deleted = 0;
-    const watermarks = progressBatches(ctx, 'UPDATE users SET details_watermark = ? WHERE id = ?');
+    const confirmed: string[] = [];
     try {
       await forEachItem(
         ctx,
         'person_details',
         people,
-        (person) => ({ type: 'user', id: person.id }),
-        async (person) => {
-          try {
-            const [checks, honours] = await Promise.all([
-              refreshChecks(ctx, person.id, fullScan ? null : person.details_watermark),
-              refreshHonours(ctx, person.id, !fullScan),
-            ]);
-            deleted += checks.deleted + honours.deleted;
-            records += checks.records + honours.records;
-            // Progress per person: a later failure does not send this person's requests again.
-            if (checks.watermark) watermarks.add(checks.watermark, person.id);
-          } catch (error) {
-            if (!isGone(error)) throw error;
-            // The person was deleted on the service: so are they here (their details cascade).
-            deleted += ctx.writer.transaction(() =>
-              ctx.writer.deleteWhereIn('users', 'id', [person.id]),
-            );
-          }
-          done += 1;
-          ctx.progress({ collection: 'person_details', done, total: people.length });
+        (id) => ({ type: 'user', id }),
+        async (id) => {
+          const outcome = await refreshPersonDetails(ctx, id, !ctx.options.full);
+          records += outcome.records;
+          deleted += outcome.deleted;
+          if (outcome.present) confirmed.push(id);
+          ctx.progress({
+            collection: 'person_details',
+            done: confirmed.length,
+            total: people.length,
+          });
         },
       );
     } finally {
-      watermarks.flush();
+      confirm(ctx.replica.sqlite, 'person', confirmed, ctx.options.now().toISOString());
     }
-    const remaining =
-      ctx.options.profile === 'office' ? remainingPeople(ctx, 'details_watermark') : undefined;
-    return { records, deleted, fullScan, remaining };
+    return { records, deleted, fullScan: false, remaining: remainingInRotation(ctx, 'person') };
   });
 }
 
-function peopleToRefresh(ctx: PullContext, everyone: boolean) {
-  const { sqlite } = ctx.replica;
-  if (ctx.options.profile === 'trainer') {
-    return sqlite
-      .prepare('SELECT id, details_watermark FROM users WHERE id = ?')
-      .all(ctx.selfId) as Person[];
+/** One person's checks and honours, replaced; a person gone from the service (404) is removed here. */
+export async function refreshPersonDetails(ctx: PullContext, userId: string, useDigests: boolean) {
+  try {
+    const [checks, honours] = await Promise.all([
+      replaceChildren(
+        ctx,
+        {
+          collection: 'ueberpruefungen',
+          table: 'ueberpruefungen',
+          toRow: (c, syncedAt) => ueberpruefungRow(c, userId, syncedAt),
+          parent: { column: 'user_id', id: userId },
+          useDigests,
+        },
+        (digest) => ctx.api.listUeberpruefungen(userId, { signal: ctx.signal, ...digest }),
+      ),
+      replaceChildren(
+        ctx,
+        {
+          collection: 'ehrungen',
+          table: 'ehrungen',
+          toRow: (h, syncedAt) => ehrungRow(h, userId, syncedAt),
+          parent: { column: 'user_id', id: userId },
+          useDigests,
+        },
+        (digest) => ctx.api.listEhrungen(userId, { signal: ctx.signal, ...digest }),
+      ),
+    ]);
+    return {
+      records: checks.records + honours.records,
+      deleted: checks.deleted + honours.deleted,
+      present: true,
+    };
+  } catch (error) {
+    if (!isGone(error)) throw error;
+    // The person was deleted on the service: so are they here (their details cascade).
+    const deleted = ctx.writer.transaction(() => ctx.writer.deleteWhereIn('users', 'id', [userId]));
+    return { records: 0, deleted, present: false };
   }
-  const order = 'ORDER BY details_watermark IS NOT NULL, details_watermark, id';
-  return (
-    everyone
-      ? sqlite.prepare(`SELECT id, details_watermark FROM users ${order}`).all()
-      : sqlite
-          .prepare(`SELECT id, details_watermark FROM users ${order} LIMIT ?`)
-          .all(ctx.options.personDetailsPerSync)
-  ) as Person[];
 }
 
-interface Person {
-  id: string;
-  details_watermark: string | null;
-}
-
-/** Checks changed since the person's watermark (all of them, replaced, without one). */
-async function refreshChecks(ctx: PullContext, userId: string, watermark: string | null) {
-  const checks = await collectPages(
-    ctx.api.listUeberpruefungen(userId, {
-      ...(watermark ? { updatedSince: watermark } : {}),
-      signal: ctx.signal,
-    }),
-  );
-  takeAnswer(ctx, 'ueberpruefungen', userId, checks, watermark === null);
-  const toRow = (c: ServiceResource, syncedAt: string) => ueberpruefungRow(c, userId, syncedAt);
-  let deleted = 0;
-  if (watermark) {
-    // Only what changed came: nothing to remove.
-    if (checks.data.length > 0) {
-      ctx.writer.transaction(() =>
-        ctx.writer.upsert(
-          'ueberpruefungen',
-          checks.data.map((c) => toRow(c, ctx.syncedAt)),
-        ),
-      );
-    }
-  } else {
-    deleted = await replaceRows(
-      ctx,
-      {
-        collection: 'person_details',
-        table: 'ueberpruefungen',
-        toRow,
-        scope: { where: 'user_id = ?', params: [userId] },
-      },
-      checks,
-    );
-  }
-  // An unreadable check keeps the person's watermark, so the next sync asks for it again.
-  const held = checks.quarantined.length > 0;
-  return {
-    records: checks.data.length,
-    deleted,
-    watermark: held ? undefined : watermarkAt(ctx, checks.serverDate),
-  };
-}
-
-/** Honours have no change filter: the whole list, skipped when the answer is the one applied last time. */
-function refreshHonours(ctx: PullContext, userId: string, useDigests: boolean) {
-  return replaceChildren(
-    ctx,
-    {
-      collection: 'ehrungen',
-      table: 'ehrungen',
-      toRow: (h, syncedAt) => ehrungRow(h, userId, syncedAt),
-      parent: { column: 'user_id', id: userId },
-      useDigests,
-    },
-    (digest) => ctx.api.listEhrungen(userId, { signal: ctx.signal, ...digest }),
-  );
+/** Items of a rotation never confirmed yet: "500 of 1,000 people so far". */
+export function remainingInRotation(
+  ctx: PullContext,
+  scope: 'person' | 'trainings',
+): { done: number; total: number; what: string } | undefined {
+  const where =
+    scope === 'trainings'
+      ? 'u.trainings_from_endpoint = 1'
+      : ctx.options.profile === 'trainer'
+        ? 'u.id = @self'
+        : '1 = 1';
+  const { total, done } = ctx.replica.sqlite
+    .prepare(
+      `SELECT count(*) AS total, count(f.id) AS done FROM users u
+       LEFT JOIN confirmations f ON f.scope = @scope AND f.id = u.id WHERE ${where}`,
+    )
+    .get({ scope, self: ctx.selfId }) as { total: number; done: number };
+  return done < total ? { done, total, what: 'people' } : undefined;
 }

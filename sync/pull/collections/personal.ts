@@ -16,19 +16,22 @@ import {
   applyInChunks,
   forEachItem,
   guardMassDeletion,
-  isFullScan,
   isGone,
-  isPeriodicFullRun,
   missingIds,
-  progressBatches,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
+import { confirm } from '../freshness';
 import { releaseUnlisted, takeAnswer } from '../quarantine';
+import { remainingInRotation } from './person-details';
 import { replaceRows } from './whole';
 
-export function pullPersonal(ctx: PullContext) {
+/**
+ * The office's people: changed since the watermark, or, when `scan` (the plan's id scan that finds
+ * deletions; no watermark yet; --full), everyone, with those no longer listed removed.
+ */
+export function pullPersonal(ctx: PullContext, scan: boolean) {
   return runCollection(ctx, 'personal', async (state) => {
     if (ctx.options.profile === 'trainer') {
       const own = await ctx.api.getOwnUser({ signal: ctx.signal });
@@ -42,7 +45,7 @@ export function pullPersonal(ctx: PullContext) {
       };
     }
 
-    let fullScan = isFullScan(ctx, state);
+    let fullScan = scan || state.watermark === null;
     let pages = await fetchAll(ctx, fullScan ? undefined : (state.watermark ?? undefined));
     // A service clock behind our watermark means a restored service: start over with a full scan.
     if (
@@ -154,100 +157,58 @@ function embedsTrainings(user: ServiceResource): boolean {
 
 /**
  * Trainings of the people whose user resource does not embed them, from
- * GET /personal/{id}/ausbildungen: at most options.personDetailsPerSync people per sync, those
- * never fetched first, each with its own watermark (filter[updated_since]); a periodic full run
- * replaces a person's list whole, which finds deleted trainings.
+ * GET /personal/{id}/ausbildungen, for the people the sync's plan names: each list fetched whole
+ * and replaced (which finds deleted trainings), and the person confirmed.
  */
-export function pullEndpointTrainings(ctx: PullContext) {
-  return runCollection(ctx, 'ausbildungen', async (state) => {
-    const fullRun = isPeriodicFullRun(ctx, state);
-    const people = ctx.replica.sqlite
-      .prepare(
-        `SELECT id, trainings_watermark FROM users WHERE trainings_from_endpoint = 1
-         ORDER BY trainings_watermark IS NOT NULL, trainings_watermark, id LIMIT ?`,
-      )
-      .all(ctx.options.full ? -1 : ctx.options.personDetailsPerSync) as {
-      id: string;
-      trainings_watermark: string | null;
-    }[];
+export function pullEndpointTrainings(ctx: PullContext, people: readonly string[]) {
+  return runCollection(ctx, 'ausbildungen', async () => {
     let records = 0;
     let deleted = 0;
-    let done = 0;
-    const watermarks = progressBatches(
-      ctx,
-      'UPDATE users SET trainings_watermark = ? WHERE id = ?',
-    );
+    const confirmed: string[] = [];
     try {
       await forEachItem(
         ctx,
         'ausbildungen',
         people,
-        (person) => ({ type: 'user', id: person.id }),
-        async (person) => {
-          const since = fullRun ? null : person.trainings_watermark;
-          try {
-            const answer = await collectPages(
-              ctx.api.listAusbildungen(person.id, {
-                ...(since ? { updatedSince: since } : {}),
-                signal: ctx.signal,
-              }),
-            );
-            takeAnswer(ctx, 'ausbildungen', person.id, answer, since === null);
-            const toRow = (a: ServiceResource, syncedAt: string) =>
-              ausbildungRow(a, person.id, syncedAt);
-            if (since) {
-              ctx.writer.transaction(() =>
-                ctx.writer.upsert(
-                  'ausbildungen',
-                  answer.data.map((a) => toRow(a, ctx.syncedAt)),
-                ),
-              );
-            } else {
-              deleted += await replaceRows(
-                ctx,
-                {
-                  collection: 'ausbildungen',
-                  table: 'ausbildungen',
-                  toRow,
-                  scope: { where: 'user_id = ?', params: [person.id] },
-                },
-                answer,
-              );
-            }
-            records += answer.data.length;
-            // Progress per person: the next sync goes on from here, whatever happens later.
-            const watermark = answer.quarantined.length
-              ? undefined
-              : watermarkAt(ctx, answer.serverDate);
-            if (watermark) watermarks.add(watermark, person.id);
-          } catch (error) {
-            if (!isGone(error)) throw error;
-            deleted += ctx.writer.transaction(() =>
-              ctx.writer.deleteWhereIn('users', 'id', [person.id]),
-            );
-          }
-          done += 1;
-          ctx.progress({ collection: 'ausbildungen', done, total: people.length });
+        (id) => ({ type: 'user', id }),
+        async (id) => {
+          const outcome = await refreshEndpointTrainings(ctx, id);
+          records += outcome.records;
+          deleted += outcome.deleted;
+          if (outcome.present) confirmed.push(id);
+          ctx.progress({
+            collection: 'ausbildungen',
+            done: confirmed.length,
+            total: people.length,
+          });
         },
       );
     } finally {
-      watermarks.flush();
+      confirm(ctx.replica.sqlite, 'trainings', confirmed, ctx.options.now().toISOString());
     }
-    return {
-      records,
-      deleted,
-      fullScan: fullRun,
-      remaining: remainingPeople(ctx, 'trainings_watermark', 'trainings_from_endpoint = 1'),
-    };
+    return { records, deleted, fullScan: false, remaining: remainingInRotation(ctx, 'trainings') };
   });
 }
 
-/** People whose per-person lists have never been fetched: "500 of 1,000 people so far". */
-export function remainingPeople(ctx: PullContext, watermarkColumn: string, where = '1 = 1') {
-  const { total, done } = ctx.replica.sqlite
-    .prepare(
-      `SELECT count(*) AS total, count(${watermarkColumn}) AS done FROM users WHERE ${where}`,
-    )
-    .get() as { total: number; done: number };
-  return done < total ? { done, total, what: 'people' } : undefined;
+/** One person's trainings from their endpoint, replaced; a person gone (404) is removed here. */
+export async function refreshEndpointTrainings(ctx: PullContext, userId: string) {
+  try {
+    const answer = await collectPages(ctx.api.listAusbildungen(userId, { signal: ctx.signal }));
+    takeAnswer(ctx, 'ausbildungen', userId, answer, true);
+    const deleted = await replaceRows(
+      ctx,
+      {
+        collection: 'ausbildungen',
+        table: 'ausbildungen',
+        toRow: (a: ServiceResource, syncedAt: string) => ausbildungRow(a, userId, syncedAt),
+        scope: { where: 'user_id = ?', params: [userId] },
+      },
+      answer,
+    );
+    return { records: answer.data.length, deleted, present: true };
+  } catch (error) {
+    if (!isGone(error)) throw error;
+    const deleted = ctx.writer.transaction(() => ctx.writer.deleteWhereIn('users', 'id', [userId]));
+    return { records: 0, deleted, present: false };
+  }
 }

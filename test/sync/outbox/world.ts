@@ -2,6 +2,7 @@
 // replica file pulled from it, the dispatcher on that replica, an API client that reaches the
 // sandbox (recording the bodies it sends, by wrapping the real fetch) and one that reaches
 // nothing (a closed port: offline).
+import { EVERY_ITEM_EVERY_SYNC } from '../../../sync/pull/options';
 import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { startSandbox, type SandboxOptions } from '../../../sandbox/server';
@@ -97,7 +98,11 @@ export async function startWorld(
 }
 
 export async function syncFrom(api: ApiClient, replica: Replica, full = false): Promise<void> {
-  const summary = await runSync({ api, replica, options: { profile: 'office', full } });
+  const summary = await runSync({
+    api,
+    replica,
+    options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC, full },
+  });
   expect(summary.ok, JSON.stringify(summary.collections)).toBe(true);
 }
 

@@ -1,0 +1,123 @@
+// Freshness (DESIGN rule 15): when the service last confirmed each parent's collections, and the
+// rotations that keep every confirmation within its bound. Each rotation earns a share of its
+// items per elapsed time (items × elapsed ÷ bound, with a margin) and spends it on the least
+// recently confirmed items, so the work is spread evenly over the syncs instead of bursting.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { FreshnessBounds } from './options';
+
+/**
+ * The per-parent rotations: course (participants and custom fields of a course), forms (the forms
+ * of a course or of the own person), person (checks and honours), trainings (trainings of a person
+ * whose record does not embed them), client (a client's participants), hours_window (a date window
+ * of the volunteer hours: the rotation that finds deletions), reference (a small collection).
+ */
+export type RotationScope =
+  'course' | 'forms' | 'person' | 'trainings' | 'client' | 'hours_window' | 'reference';
+
+/** Requests one item of each rotation costs. */
+export const ITEM_COST: Record<RotationScope, number> = {
+  course: 2,
+  forms: 1,
+  person: 2,
+  trainings: 1,
+  client: 1,
+  hours_window: 1,
+  reference: 1,
+};
+
+/** Which bound each rotation is held to. */
+export const BOUND_OF: Record<RotationScope, keyof FreshnessBounds> = {
+  course: 'courses',
+  forms: 'courses',
+  person: 'people',
+  trainings: 'people',
+  client: 'courses',
+  hours_window: 'deletions',
+  reference: 'reference',
+};
+
+/**
+ * A rotation plans for a bound this much shorter than its own, so the syncs' jitter (a sync
+ * that runs late, a budget spent by the outbox) does not push an item past its bound.
+ */
+const MARGIN = 0.95;
+
+/** Records that the service confirmed these items of `scope` now. */
+export function confirm(
+  sqlite: BetterSqlite3.Database,
+  scope: RotationScope,
+  ids: readonly string[],
+  at: string,
+): void {
+  if (ids.length === 0) return;
+  const statement = sqlite.prepare(
+    `INSERT INTO confirmations (scope, id, confirmed_at) VALUES (?, ?, ?)
+     ON CONFLICT (scope, id) DO UPDATE SET confirmed_at = excluded.confirmed_at`,
+  );
+  sqlite.transaction(() => ids.forEach((id) => statement.run(scope, id, at)))();
+}
+
+export function confirmedAt(
+  sqlite: BetterSqlite3.Database,
+  scope: RotationScope,
+  id: string,
+): string | null {
+  return (
+    (sqlite
+      .prepare('SELECT confirmed_at FROM confirmations WHERE scope = ? AND id = ?')
+      .pluck()
+      .get(scope, id) as string | undefined) ?? null
+  );
+}
+
+/** Confirmations whose item is gone from the replica (a deleted course, a person who left). */
+export function forgetConfirmations(
+  sqlite: BetterSqlite3.Database,
+  scope: RotationScope,
+  existing: string,
+): void {
+  sqlite
+    .prepare(`DELETE FROM confirmations WHERE scope = ? AND id NOT IN (${existing})`)
+    .run(scope);
+}
+
+/**
+ * How many items of a rotation of `items` this sync should take: its share of the time since the
+ * rotation was last planned (the interval for the first plan), added to what earlier syncs could
+ * not take. Never more than all items once over.
+ */
+export function earnedShare(
+  sqlite: BetterSqlite3.Database,
+  scope: RotationScope,
+  items: number,
+  boundHours: number,
+  now: Date,
+  intervalSeconds: number,
+): number {
+  const row = sqlite
+    .prepare('SELECT credit, planned_at FROM rotations WHERE scope = ?')
+    .get(scope) as { credit: number; planned_at: string } | undefined;
+  // A bound of 0: every item in every sync.
+  if (boundHours <= 0) return items;
+  const boundMs = boundHours * 3_600_000;
+  const elapsedMs = row
+    ? Math.min(Math.max(0, now.getTime() - Date.parse(row.planned_at)), boundMs)
+    : intervalSeconds * 1000;
+  const earned = (items * elapsedMs) / (boundMs * MARGIN);
+  return Math.min((row?.credit ?? 0) + earned, items / MARGIN);
+}
+
+/** Keeps what a rotation earned and did not spend (the next sync takes it first). */
+export function keepShare(
+  sqlite: BetterSqlite3.Database,
+  scope: RotationScope,
+  credit: number,
+  now: Date,
+): void {
+  sqlite
+    .prepare(
+      `INSERT INTO rotations (scope, credit, planned_at) VALUES (?, ?, ?)
+       ON CONFLICT (scope) DO UPDATE SET credit = excluded.credit, planned_at = excluded.planned_at`,
+    )
+    .run(scope, Math.max(0, credit), now.toISOString());
+}

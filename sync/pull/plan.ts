@@ -1,0 +1,252 @@
+// What one sync pulls beyond its incremental collections (DESIGN rule 15): the near window's
+// courses every sync, then each rotation's share, least recently confirmed first, as far as the
+// request budget goes. Rotations are asked in the order of how much they matter now.
+import { addDays, format } from 'date-fns';
+import type { PullContext } from './context';
+import { BOUND_OF, ITEM_COST, earnedShare, keepShare, type RotationScope } from './freshness';
+import { formOwnerKey, type FormOwner } from './collections/forms';
+import { historyWindows } from './collections/hours';
+import { readState } from './state';
+
+export interface PerParentPlan {
+  /** Courses whose participants and custom fields come in this sync (near window first). */
+  courses: string[];
+  forms: FormOwner[];
+  people: string[];
+  trainings: string[];
+  clients: string[];
+  /** History windows of the volunteer hours to fetch in this sync. */
+  hoursWindows: number;
+}
+
+/** Near-window courses confirmed more recently than this are not asked for again (a sync right after a write). */
+const NEAR_WINDOW_MIN_AGE_MS = 60_000;
+
+/** The reference collections, kept on a rotation of their own (the first sync takes them all). */
+export const REFERENCE_COLLECTIONS = [
+  'userinfo',
+  'orga',
+  'kalender',
+  'benachrichtigungen',
+  'helferstunden_einstellungen',
+  'steuersaetze',
+  'course_types',
+  'uvts',
+  'clients',
+] as const;
+export type ReferenceCollection = (typeof REFERENCE_COLLECTIONS)[number];
+
+/**
+ * The reference collections this sync fetches: those never synced (or failed last time) at once,
+ * the others on rotation, least recently synced first.
+ */
+export function planReference(ctx: PullContext): Set<ReferenceCollection> {
+  const wanted = REFERENCE_COLLECTIONS.filter(
+    (name) => name !== 'clients' || ctx.options.profile === 'office',
+  );
+  const states = new Map(
+    (
+      ctx.replica.sqlite
+        .prepare(
+          `SELECT collection, last_success_at, last_error FROM sync_state
+           WHERE collection IN (${wanted.map(() => '?').join(',')})`,
+        )
+        .all(...wanted) as {
+        collection: string;
+        last_success_at: string | null;
+        last_error: string | null;
+      }[]
+    ).map((row) => [row.collection, row]),
+  );
+  const missing = (name: string) => {
+    const state = states.get(name);
+    return !state?.last_success_at || state.last_error !== null;
+  };
+  const due = new Set<ReferenceCollection>();
+  for (const name of wanted) {
+    if ((ctx.options.full || missing(name)) && ctx.budget.take(1, 'reference')) due.add(name);
+  }
+  if (ctx.options.full) return due;
+  const byAge = wanted
+    .filter((name) => !missing(name))
+    .sort((a, b) =>
+      (states.get(a)?.last_success_at ?? '').localeCompare(states.get(b)?.last_success_at ?? ''),
+    );
+  for (const name of rotate(ctx, 'reference', byAge)) due.add(name);
+  return due;
+}
+
+/**
+ * Whether this sync's personnel pull is the id scan that finds people deleted on the service:
+ * due once the last one is older than the deletions bound allows (the scan costs what the
+ * incremental pull would: the service sends the list whole).
+ */
+export function planPersonalScan(ctx: PullContext, lastFullScanAt: string | null): boolean {
+  if (ctx.options.full || lastFullScanAt === null) return true;
+  const ageMs = ctx.options.now().getTime() - Date.parse(lastFullScanAt);
+  return ageMs >= ctx.options.freshnessHours.deletions * 3_600_000 * 0.85;
+}
+
+/** The per-parent work of this sync, after the courses of the window are known. */
+export function planPerParent(ctx: PullContext): PerParentPlan {
+  const { sqlite } = ctx.replica;
+  const office = ctx.options.profile === 'office';
+  const now = ctx.options.now();
+  const today = ctx.options.today();
+  const byConfirmation = (scope: RotationScope) =>
+    `LEFT JOIN confirmations f ON f.scope = '${scope}' AND f.id = `;
+  const all = <T>(sql: string, ...params: unknown[]) =>
+    sqlite
+      .prepare(sql)
+      .pluck()
+      .all(...params) as T[];
+
+  // Tier 3a: the courses of the near window, every sync.
+  const nearFrom = format(addDays(today, -ctx.options.nearWindowDaysBack), 'yyyy-MM-dd');
+  const nearUntil = format(addDays(today, ctx.options.nearWindowDaysAhead + 1), 'yyyy-MM-dd');
+  const near = all<string>(
+    `SELECT c.id FROM courses c ${byConfirmation('course')} c.id
+     WHERE c.last_date >= ? AND c.first_date < ? AND c.id NOT LIKE 'local-%'
+       AND (f.confirmed_at IS NULL OR f.confirmed_at < ?)
+     ORDER BY c.first_date`,
+    nearFrom,
+    nearUntil,
+    new Date(
+      now.getTime() -
+        Math.min(NEAR_WINDOW_MIN_AGE_MS, ctx.options.freshnessHours.courses * 3_600_000),
+    ).toISOString(),
+  );
+  const courses = near.filter(
+    () => ctx.options.full || ctx.budget.take(ITEM_COST.course, 'course'),
+  );
+
+  // Tier 3b: the rotations, in the order of how much they matter now.
+  const day = format(today, 'yyyy-MM-dd');
+  const otherCourses = all<string>(
+    `SELECT c.id FROM courses c ${byConfirmation('course')} c.id
+     WHERE NOT (c.last_date >= ? AND c.first_date < ?) AND c.id NOT LIKE 'local-%'
+     ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at,
+       abs(julianday(substr(coalesce(c.first_date, '1970-01-01'), 1, 10)) - julianday(?))`,
+    nearFrom,
+    nearUntil,
+    day,
+  );
+  courses.push(...rotate(ctx, 'course', otherCourses));
+
+  // The own records never confirmed yet come at once (tier 2): a trainer's own checks and forms.
+  const ownPerson = ownNeverConfirmed(ctx, 'person', ctx.selfId);
+  const ownForms = ownNeverConfirmed(ctx, 'forms', ctx.selfId && `u:${ctx.selfId}`);
+  const peopleWhere = office ? '1 = 1' : 'u.id = ?';
+  const people = rotate(
+    ctx,
+    'person',
+    ownPerson,
+    all<string>(
+      `SELECT u.id FROM users u ${byConfirmation('person')} u.id
+       WHERE ${peopleWhere} AND u.id NOT LIKE 'local-%' ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at, u.id`,
+      ...(office ? [] : [ctx.selfId]),
+    ),
+  );
+
+  const owners: FormOwner[] = [
+    ...(ctx.selfId ? [{ typ: 'u' as const, id: ctx.selfId }] : []),
+    ...all<string>(
+      `SELECT id FROM courses WHERE last_date >= ? AND id NOT LIKE 'local-%' ORDER BY first_date`,
+      day,
+    ).map((id) => ({ typ: 'k' as const, id })),
+  ];
+  const formAges = new Map(
+    sqlite
+      .prepare("SELECT id, confirmed_at FROM confirmations WHERE scope = 'forms'")
+      .raw()
+      .all() as [string, string][],
+  );
+  const formKeys = new Map(owners.map((owner) => [formOwnerKey(owner), owner]));
+  const formsOrder = [...formKeys.keys()].sort((a, b) =>
+    (formAges.get(a) ?? '').localeCompare(formAges.get(b) ?? ''),
+  );
+  const forms = rotate(ctx, 'forms', ownForms, formsOrder).map(
+    (key) => formKeys.get(key) as FormOwner,
+  );
+
+  const trainings = rotate(
+    ctx,
+    'trainings',
+    all<string>(
+      `SELECT u.id FROM users u ${byConfirmation('trainings')} u.id
+       WHERE u.trainings_from_endpoint = 1 AND u.id NOT LIKE 'local-%'
+       ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at, u.id`,
+    ),
+  );
+  const clients = office
+    ? rotate(
+        ctx,
+        'client',
+        all<string>(
+          `SELECT c.id FROM clients c ${byConfirmation('client')} c.id
+           ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at, c.id`,
+        ),
+      )
+    : [];
+
+  // Tier 4: the history windows of the hours, the rotation that finds their deletions.
+  // Not in the sync whose first load completed a cycle (a trainer's hours are one window).
+  const cycleEnded = readState(sqlite, 'helferstunden').last_full_scan_at;
+  const justScanned = cycleEnded !== null && Date.parse(cycleEnded) >= ctx.startedAt.getTime();
+  const windows = justScanned ? [] : historyWindows(ctx).map((window) => window.von);
+  const hoursWindows = rotate(ctx, 'hours_window', windows).length;
+  return { courses, forms, people, trainings, clients, hoursWindows };
+}
+
+/** `id` when the own record `id` of `scope` was never confirmed (it is taken before the rotation). */
+function ownNeverConfirmed(ctx: PullContext, scope: RotationScope, id: string | null) {
+  if (id === null) return null;
+  const known = ctx.replica.sqlite
+    .prepare('SELECT 1 FROM confirmations WHERE scope = ? AND id = ?')
+    .get(scope, id);
+  return known ? null : id;
+}
+
+/**
+ * A rotation's items for this sync: its earned share of `candidates` (ordered least recently
+ * confirmed first), as far as the budget goes; what the budget cannot carry stays earned for
+ * the next sync. A full sync takes every item.
+ */
+function rotate<T extends string>(
+  ctx: PullContext,
+  scope: RotationScope,
+  ...args: [first: T | null, candidates: readonly T[]] | [candidates: readonly T[]]
+): T[] {
+  const [first, candidates] = args.length === 2 ? args : [null, args[0]];
+  if (ctx.options.full) return [...candidates];
+  if (first !== null && ctx.budget.take(ITEM_COST[scope], scope)) {
+    return [
+      first,
+      ...rotate(
+        ctx,
+        scope,
+        candidates.filter((item) => item !== first),
+      ),
+    ];
+  }
+  const { sqlite } = ctx.replica;
+  const now = ctx.options.now();
+  const bound = ctx.options.freshnessHours[BOUND_OF[scope]];
+  const share = earnedShare(
+    sqlite,
+    scope,
+    candidates.length,
+    bound,
+    now,
+    ctx.options.intervalSeconds,
+  );
+  const wanted = Math.min(Math.floor(share + 1e-9), candidates.length);
+  const taken: T[] = [];
+  for (const item of candidates.slice(0, wanted)) {
+    if (!ctx.budget.take(ITEM_COST[scope], scope)) break;
+    taken.push(item);
+  }
+  ctx.budget.defer(scope, wanted - taken.length - (taken.length < wanted ? 1 : 0));
+  keepShare(sqlite, scope, share - taken.length, now);
+  return taken;
+}
