@@ -1,17 +1,29 @@
 // `vorort sync`: one sync of a replica file against a service.
-import { existsSync } from 'node:fs';
+import { existsSync, unwatchFile, watchFile } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, createApiClient, staticToken, type TokenSource } from '../api';
+import {
+  ApiError,
+  createApiClient,
+  staticToken,
+  type ApiClient,
+  type Pace,
+  type TokenSource,
+  type WaitEvent,
+} from '../api';
+import { tokenFileSource } from '../auth/token-file';
+import type { SchedulerState } from '../contract';
 import { openReplica, ReplicaError, type Replica } from '../db/open';
 import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
-import { tokenFileSource } from '../auth/token-file';
-import { pushOutbox, type PushSummary } from '../outbox/replay';
-import { runSync, type SyncSummary } from '../pull/engine';
+import type { PushSummary } from '../outbox/replay';
+import type { SyncSummary } from '../pull/engine';
+import type { SyncProfile } from '../pull/options';
+import { replicaScheduler, syncOnce, type SyncOnceSummary } from '../scheduler';
+import type { SyncRunOutcome, SyncScheduler } from '../scheduler/scheduler';
 import { COURSE_MODULE_COLLECTIONS, collectionLabel } from './collections';
 import { EXIT, EXIT_CODES_HELP, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
-import { parseHttpUrl, parsePositiveInt } from './parse';
-import { jsonLinesProgress, sayWaits, terminalProgress } from './progress';
+import { PACE_OPTION_HELP, parseHttpUrl, parsePace, parsePositiveInt } from './parse';
+import { jsonLinesProgress, sayWaits, terminalProgress, type ProgressReporter } from './progress';
 
 interface SyncCommandOptions {
   server: string;
@@ -25,7 +37,10 @@ interface SyncCommandOptions {
   full?: boolean;
   json?: boolean;
   requestsPerMinute?: string;
+  pace?: string;
   maxInFlight: string;
+  watch?: boolean;
+  interval: string;
 }
 
 export function registerSyncCommand(program: Command): void {
@@ -63,11 +78,14 @@ export function registerSyncCommand(program: Command): void {
       '--full',
       'full id scan of every collection (finds deletions) and refresh of every person',
     )
-    .option(
-      '--requests-per-minute <n>',
-      'client-side request rate limit (waits are said: "waiting 2 s (own pace)")',
-    )
+    .option('--pace <rate>', PACE_OPTION_HELP)
+    .option('--requests-per-minute <n>', 'the same as --pace N (kept for scripts)')
     .option('--max-in-flight <n>', 'requests in flight at most', '4')
+    .option(
+      '--watch',
+      'keep syncing until Ctrl+C: at once, every --interval, a few seconds after a local write; offline only a cheap check whether the service is back',
+    )
+    .option('--interval <minutes>', 'with --watch: minutes between syncs', '5')
     .option(
       '--json',
       'progress and waits as JSON lines; the summary as one JSON object on the last line',
@@ -75,6 +93,12 @@ export function registerSyncCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+With --watch a line per finished sync ("synced: 57 requests, 3 records; next at
+14:05") and per change of state in words (offline, login needed, service error,
+clock); with --json a JSON line for each ({"type":"state","state":{...}},
+{"type":"synced",...}, {"type":"failed",...}) besides the progress lines. Ctrl+C
+stops it (exit 130), keeping what was synced.
+
 One sync at a time per replica: a second one exits with 5 and names the first
 (a lock file beside the replica, <db>.lock; a lock left by a process that is gone
 is taken over). Ctrl+C or SIGTERM stops the sync; what was synced is kept and
@@ -113,72 +137,32 @@ function cancelOnSignals(onSecond: () => void) {
 }
 
 async function syncCommand(options: SyncCommandOptions): Promise<number> {
+  if (options.watch) return watchCommand(options);
   const print = (line: string) => process.stdout.write(`${line}\n`);
   let lock: SyncLock | undefined;
   const signals = cancelOnSignals(() => lock?.release());
-  let summary: SyncSummary & { outbox?: PushSummary };
-  let outbox: PushSummary | undefined;
+  let summary: SyncOnceSummary;
   try {
-    const baseUrl = parseHttpUrl(options.server, '--server');
-    const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
-    if (options.versionedPaths !== 'base' && options.versionedPaths !== 'origin') {
-      throw new CliInputError(
-        `--versioned-paths must be base or origin, not "${options.versionedPaths}"`,
-      );
-    }
-    if (options.profile !== 'office' && options.profile !== 'trainer') {
-      throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
-    }
-    const tokens = tokenSourceOf(options, baseUrl);
-    const requestsPerMinute = options.requestsPerMinute
-      ? parsePositiveInt(options.requestsPerMinute, '--requests-per-minute')
-      : undefined;
-    const maxInFlight = parsePositiveInt(options.maxInFlight, '--max-in-flight');
-    const folder = dirname(resolve(options.db));
-    if (!existsSync(folder))
-      throw new ReplicaError(
-        `Cannot create the replica ${options.db}: the folder ${folder} does not exist`,
-        'missing-folder',
-      );
-
+    const setup = checkedSetup(options);
     const progress = options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
-    const api = createApiClient({
-      baseUrl,
-      ...(oauthUrl ? { oauthUrl } : {}),
-      versionedPathsAt: options.versionedPaths,
-      tokens,
-      maxInFlight,
-      ...(requestsPerMinute ? { requestsPerMinute } : {}),
-      onWait: sayWaits((event) => progress.waiting(event)),
-    });
+    const api = apiOf(
+      setup,
+      sayWaits((event) => progress.waiting(event)),
+    );
     // The lock before the file is opened: a second sync must not even upgrade its schema.
     lock = acquireSyncLock(options.db);
     let replica: Replica | undefined;
     try {
       replica = openReplica(options.db);
-      const startedAt = new Date();
-      // Local changes first (DESIGN rule 15): the pull then rebases on what is still queued.
-      outbox = await pushOutbox({
+      summary = await syncOnce({
         api,
-        sqlite: replica.sqlite,
+        replica,
+        profile: setup.profile,
+        full: options.full ?? false,
+        pushOnly: options.pushOnly ?? false,
+        onProgress: (event) => progress.update(event),
         signal: signals.signal,
-        // At a throttled service's pace a long queue takes minutes: shown like a collection.
-        onProgress: (event) => progress.update({ collection: 'outbox', ...event }),
       });
-      summary = options.pushOnly
-        ? pushOnlySummary(options.profile, outbox, startedAt)
-        : await runSync({
-            api,
-            replica,
-            options: { profile: options.profile, full: options.full ?? false },
-            onProgress: (event) => progress.update(event),
-            signal: signals.signal,
-          });
-      summary = {
-        ...summary,
-        outbox,
-        ok: summary.ok && outbox.parked === 0 && !outbox.pausedForLogin,
-      };
     } finally {
       progress.stop();
       await replica?.close();
@@ -207,6 +191,288 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   if (options.json) print(JSON.stringify(summary));
   else printSummary(summary, print);
   return summary.ok ? EXIT.ok : EXIT.partial;
+}
+
+/** What every sync of the command needs, its options checked (bad ones fail before anything is sent). */
+interface Setup {
+  baseUrl: string;
+  oauthUrl?: string;
+  versionedPathsAt: 'base' | 'origin';
+  profile: SyncProfile;
+  tokens: TokenSource;
+  /** --pace, or --requests-per-minute; absent: the client's default (none on loopback). */
+  pace?: Pace;
+  maxInFlight: number;
+}
+
+function checkedSetup(options: SyncCommandOptions, tokens?: TokenSource): Setup {
+  const baseUrl = parseHttpUrl(options.server, '--server');
+  const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
+  if (options.versionedPaths !== 'base' && options.versionedPaths !== 'origin') {
+    throw new CliInputError(
+      `--versioned-paths must be base or origin, not "${options.versionedPaths}"`,
+    );
+  }
+  if (options.profile !== 'office' && options.profile !== 'trainer') {
+    throw new CliInputError(`--profile must be office or trainer, not "${options.profile}"`);
+  }
+  const profile: SyncProfile = options.profile;
+  const source = tokens ?? tokenSourceOf(options, baseUrl);
+  if (options.pace !== undefined && options.requestsPerMinute !== undefined)
+    throw new CliInputError('give --pace or --requests-per-minute, not both');
+  const pace =
+    options.pace !== undefined
+      ? parsePace(options.pace, '--pace')
+      : options.requestsPerMinute
+        ? parsePositiveInt(options.requestsPerMinute, '--requests-per-minute')
+        : undefined;
+  const maxInFlight = parsePositiveInt(options.maxInFlight, '--max-in-flight');
+  const folder = dirname(resolve(options.db));
+  if (!existsSync(folder))
+    throw new ReplicaError(
+      `Cannot create the replica ${options.db}: the folder ${folder} does not exist`,
+      'missing-folder',
+    );
+  return {
+    baseUrl,
+    ...(oauthUrl ? { oauthUrl } : {}),
+    versionedPathsAt: options.versionedPaths,
+    profile,
+    tokens: source,
+    ...(pace === undefined ? {} : { pace }),
+    maxInFlight,
+  };
+}
+
+function apiOf(setup: Setup, onWait: (event: WaitEvent) => void): ApiClient {
+  return createApiClient({
+    baseUrl: setup.baseUrl,
+    ...(setup.oauthUrl ? { oauthUrl: setup.oauthUrl } : {}),
+    versionedPathsAt: setup.versionedPathsAt,
+    tokens: setup.tokens,
+    maxInFlight: setup.maxInFlight,
+    ...(setup.pace === undefined ? {} : { pace: setup.pace }),
+    onWait,
+  });
+}
+
+/**
+ * `vorort sync --watch`: the background scheduler in the terminal until Ctrl+C or SIGTERM. The same
+ * progress as one sync, a line per finished sync and per change of state in words; with --json a
+ * JSON line for each (`{"type":"state","state":...}`, `{"type":"synced",...}`, `{"type":"failed",...}`).
+ */
+async function watchCommand(options: SyncCommandOptions): Promise<number> {
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  let lock: SyncLock | undefined;
+  let replica: Replica | undefined;
+  let scheduler: SyncScheduler<SyncOnceSummary> | undefined;
+  const cleanups: (() => void)[] = [];
+  const stopRequested = stopOnSignals(() => lock?.release());
+  try {
+    if (options.pushOnly) throw new CliInputError('--watch and --push-only do not go together');
+    if (options.full)
+      throw new CliInputError(
+        '--watch and --full do not go together (run vorort sync --full once, then --watch)',
+      );
+    const intervalMinutes = parsePositiveInt(options.interval, '--interval');
+    // A token file is read again when it changes while a login is needed (new tokens written into it).
+    let tokenSource: TokenSource | undefined;
+    const tokens: TokenSource = {
+      getAccessToken: () => tokenSource!.getAccessToken(),
+      refreshAccessToken: () => tokenSource!.refreshAccessToken?.() ?? Promise.resolve(null),
+    };
+    const baseUrl = parseHttpUrl(options.server, '--server');
+    tokenSource = tokenSourceOf(options, baseUrl);
+    const setup = checkedSetup(options, tokens);
+    let progress: ProgressReporter | undefined;
+    const api = apiOf(
+      setup,
+      sayWaits((event) => progress?.waiting(event)),
+    );
+    lock = acquireSyncLock(options.db, { command: 'vorort sync --watch' });
+    replica = openReplica(options.db);
+    const sqlite = replica.sqlite;
+    const report = watchReport(
+      options.json ?? false,
+      print,
+      options.tokenFile === undefined
+        ? 'Start again with a new --token.'
+        : `Write new tokens into ${options.tokenFile}: it is read again when it changes.`,
+    );
+    const running = replicaScheduler({
+      api,
+      replica,
+      profile: setup.profile,
+      baseUrl: setup.baseUrl,
+      intervalMs: intervalMinutes * 60_000,
+      onProgress: (event) => progress?.update(event),
+      onState: (state) => {
+        if (state.phase === 'syncing')
+          progress ??= options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
+        else {
+          progress?.stop();
+          progress = undefined;
+        }
+        report.state(state);
+      },
+      onRun: (outcome, state) => report.finished(outcome, state),
+    });
+    scheduler = running;
+    // Writes of other processes (vorort call, the desktop app) reach the outbox in the file.
+    const newestOperation = () =>
+      (sqlite.prepare('SELECT max(id) FROM outbox').pluck().get() as number | null) ?? 0;
+    let seenOperation = newestOperation();
+    const poll = setInterval(() => {
+      try {
+        const newest = newestOperation();
+        if (newest > seenOperation) running.localWrite();
+        seenOperation = newest;
+      } catch {
+        // The file is busy: looked at again next time.
+      }
+    }, 2_000);
+    cleanups.push(() => clearInterval(poll));
+    if (options.tokenFile !== undefined) {
+      const file = options.tokenFile;
+      const onChange = () => {
+        if (running.state.phase !== 'login-needed') return;
+        try {
+          tokenSource = tokenFileSource(file, setup.baseUrl);
+          running.loginChanged();
+        } catch {
+          // Half written: the next change is read again.
+        }
+      };
+      watchFile(file, { interval: 2_000 }, onChange);
+      cleanups.push(() => unwatchFile(file, onChange));
+    }
+    running.start();
+    const signal = await stopRequested.received;
+    await running.stop();
+    progress?.stop();
+    const how = signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C';
+    if (options.json) print(JSON.stringify({ type: 'stopped', signal: how }));
+    else process.stderr.write(`vorort sync: stopped (${how}). What was synced is kept.\n`);
+    return signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled;
+  } catch (error) {
+    await scheduler?.stop();
+    const code = exitCodeFor(error);
+    const message = describeFailure(error);
+    if (options.json) print(JSON.stringify({ ok: false, error: message, exitCode: code }));
+    else process.stderr.write(`vorort sync: ${message}\n`);
+    return code;
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+    await replica?.close();
+    lock?.release();
+    stopRequested.dispose();
+  }
+}
+
+/** The first SIGINT or SIGTERM asks the watch to stop; a second one ends the process at once. */
+function stopOnSignals(onSecond: () => void) {
+  let received: NodeJS.Signals | undefined;
+  let resolveReceived: (signal: NodeJS.Signals) => void = () => {};
+  const promise = new Promise<NodeJS.Signals>((resolve) => (resolveReceived = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) {
+      onSecond();
+      process.stderr.write(`vorort sync: ${signal} again, stopping at once\n`);
+      process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+    }
+    received = signal;
+    resolveReceived(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received: promise,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+const clock = (iso: string | null, seconds = false) =>
+  iso === null
+    ? 'later'
+    : new Date(iso).toLocaleTimeString('en-GB', {
+        hour: '2-digit',
+        minute: '2-digit',
+        ...(seconds ? { second: '2-digit' } : {}),
+      });
+
+/** What --watch says: state changes in words (or JSON lines) and a line per finished sync. */
+function watchReport(json: boolean, print: (line: string) => void, loginHint: string) {
+  let said = '';
+  let lastJson: SchedulerState | undefined;
+  return {
+    state(state: SchedulerState) {
+      if (json) {
+        // Progress alone has its own lines ({"type":"progress"}); every other change is a state line.
+        const sameButProgress =
+          lastJson !== undefined &&
+          JSON.stringify({ ...lastJson, progress: null }) ===
+            JSON.stringify({ ...state, progress: null });
+        lastJson = state;
+        if (!sameButProgress) print(JSON.stringify({ type: 'state', state }));
+        return;
+      }
+      // In words once per phase and problem; the sync lines and the progress say the rest.
+      const key = `${state.phase}|${state.problem?.kind ?? ''}|${state.problem?.message.en ?? ''}`;
+      if (key === said) return;
+      said = key;
+      const problem = state.problem?.message.en ?? '';
+      if (state.phase === 'offline')
+        print(`offline: ${problem} Next try at ${clock(state.nextAttemptAt, true)}.`);
+      else if (state.phase === 'login-needed') print(`login needed: ${problem} ${loginHint}`);
+      else if (state.phase === 'error')
+        print(`error: ${problem} Next attempt at ${clock(state.nextAttemptAt)}.`);
+      else if (state.phase === 'idle' && state.problem?.kind === 'clock')
+        print(`clock: ${problem}`);
+    },
+    finished(outcome: SyncRunOutcome<SyncOnceSummary>, state: SchedulerState) {
+      if (json) {
+        if ('summary' in outcome)
+          print(
+            JSON.stringify({
+              type: 'synced',
+              ...outcome.summary,
+              nextAttemptAt: state.nextAttemptAt,
+            }),
+          );
+        else
+          print(
+            JSON.stringify({
+              type: 'failed',
+              error: describeFailure(outcome.error),
+              phase: state.phase,
+              nextAttemptAt: state.nextAttemptAt,
+            }),
+          );
+        return;
+      }
+      if (!('summary' in outcome)) return; // the state's line says why
+      print(syncedLine(outcome.summary, state));
+    },
+  };
+}
+
+/** "synced: 57 requests, 3 records, 1 local change sent; next at 14:05" */
+function syncedLine(summary: SyncOnceSummary, state: SchedulerState): string {
+  const parts = [
+    `${count(summary.requests + summary.outbox.requests)} requests`,
+    `${count(summary.records)} ${summary.records === 1 ? 'record' : 'records'}`,
+  ];
+  const sent = summary.outbox.done;
+  if (sent) parts.push(`${count(sent)} local ${sent === 1 ? 'change' : 'changes'} sent`);
+  if (state.pending) parts.push(`${count(state.pending)} still to send`);
+  if (state.parked) parts.push(`${count(state.parked)} parked (vorort queue list)`);
+  if (state.conflicts) parts.push(`${count(state.conflicts)} conflicts`);
+  if (summary.budget?.stoppedEarly)
+    parts.push('the rest in the next syncs (request budget used up)');
+  return `synced: ${parts.join(', ')}; next at ${clock(state.nextAttemptAt)}`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -256,26 +522,6 @@ function tokenSourceOf(options: SyncCommandOptions, baseUrl: string): TokenSourc
   if (!options.token?.trim())
     throw new CliInputError('--token (or --token-file) is required and must not be empty');
   return staticToken(options.token.trim());
-}
-
-function pushOnlySummary(
-  profile: SyncSummary['profile'],
-  outbox: PushSummary,
-  startedAt: Date,
-): SyncSummary {
-  const finishedAt = new Date();
-  return {
-    ok: true,
-    profile,
-    collections: {},
-    quarantined: 0,
-    unavailable: [],
-    records: 0,
-    requests: outbox.requests,
-    seconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
-    startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
-  };
 }
 
 function outboxLine(outbox: PushSummary): string {

@@ -1,0 +1,27 @@
+// What a sync indicator shows besides the phase (DESIGN rule 12): local writes still to send, those
+// the service refused, open conflicts and the last successful sync, read from the replica cheaply.
+import type BetterSqlite3 from 'better-sqlite3';
+import { openCountsByState } from '../outbox/operations';
+
+export interface ReplicaCounts {
+  pending: number;
+  parked: number;
+  conflicts: number;
+  lastSuccessfulSyncAt: string | null;
+}
+
+export function replicaCounts(sqlite: BetterSqlite3.Database): ReplicaCounts {
+  const byState = openCountsByState(sqlite);
+  const parked = byState.parked ?? 0;
+  const open = Object.values(byState).reduce((sum, n) => sum + n, 0);
+  return {
+    pending: open - parked,
+    parked,
+    conflicts: sqlite.prepare('SELECT count(*) FROM conflicts').pluck().get() as number,
+    lastSuccessfulSyncAt:
+      (sqlite
+        .prepare("SELECT value FROM replica_meta WHERE key = 'last_successful_sync_at'")
+        .pluck()
+        .get() as string | undefined) ?? null,
+  };
+}

@@ -1,0 +1,562 @@
+// The background sync scheduler of the core (plain Node; the desktop host and browser mode start it
+// and feed it OS events): when to sync, never two at once, and its state in words for a sync
+// indicator (DESIGN rule 12). Everything it depends on is injected, so tests run it on a simulated clock.
+import { ApiError } from '../api';
+import type { SchedulerProblem, SchedulerState } from '../contract';
+import type { SyncProgress } from '../pull/options';
+import type { ReplicaCounts } from './counts';
+
+export interface SchedulerTimers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const REAL_TIMERS: SchedulerTimers = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** What the scheduler reads from a finished sync (syncOnce's summary has it all). */
+export interface ScheduledSyncSummary {
+  ok: boolean;
+  finishedAt?: string;
+  collections?: Record<string, { error?: string }>;
+  outbox?: { pausedForLogin: boolean };
+  /** This computer's clock less the service's, in seconds, when the sync could tell. */
+  clockSkewSeconds?: number;
+}
+
+/** A finished attempt: the summary, or what runOnce threw. */
+export type SyncRunOutcome<S> = { summary: S } | { error: unknown };
+
+export interface SyncSchedulerOptions<S extends ScheduledSyncSummary = ScheduledSyncSummary> {
+  /**
+   * One sync (push, then pull). Throws ApiError for network, time-out and login failures; stops
+   * when `signal` fires (what it applied stays).
+   */
+  runOnce(signal: AbortSignal, onProgress: (event: SyncProgress) => void): Promise<S>;
+  /** A cheap reachability check (see probe.ts): the only thing tried while offline. */
+  probe(signal: AbortSignal): Promise<boolean>;
+  /** Outbox and conflict counts and the last successful sync, from the replica. */
+  readCounts(): ReplicaCounts;
+  /** Every change of the state (never the same state twice in a row). */
+  onState?(state: SchedulerState): void;
+  /** After every sync attempt, once its outcome is in the state (a CLI prints a line). */
+  onRun?(outcome: SyncRunOutcome<S>, state: SchedulerState): void;
+  timers?: SchedulerTimers;
+  /** Between scheduled syncs. Default 5 min. */
+  intervalMs?: number;
+  /** A sync this long after the last of a burst of local writes. Default 3 s. */
+  writeDebounceMs?: number;
+  /** ... but no later than this after the first write of the burst. Default 30 s. */
+  writeMaxDelayMs?: number;
+  /** A sync this soon after the network came back. Default 2 s. */
+  onlineDelayMs?: number;
+  /** Offline: the first probe after this, each next one after twice as long (with jitter), at most probeMaxMs. */
+  probeStartMs?: number;
+  probeMaxMs?: number;
+  /** A clock further off the service's than this (seconds) is the problem 'clock'. Default 300. */
+  clockSkewLimitSeconds?: number;
+  /** For the jitter; default Math.random. */
+  random?: () => number;
+}
+
+type Follow = 'any' | 'forced' | null;
+
+/** What a finished attempt means for the scheduler. */
+type Verdict =
+  | { phase: 'idle'; problem: SchedulerProblem | null }
+  | { phase: 'error'; problem: SchedulerProblem; retryAfterMs?: number }
+  | { phase: 'offline'; problem: SchedulerProblem }
+  | { phase: 'login-needed'; problem: SchedulerProblem }
+  | { phase: 'cancelled' };
+
+export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary> {
+  private readonly timers: SchedulerTimers;
+  private readonly intervalMs: number;
+  private readonly writeDebounceMs: number;
+  private readonly writeMaxDelayMs: number;
+  private readonly onlineDelayMs: number;
+  private readonly probeStartMs: number;
+  private readonly probeMaxMs: number;
+  private readonly random: () => number;
+
+  private phase: SchedulerState['phase'] = 'idle';
+  private progress: SchedulerState['progress'] = null;
+  private problem: SchedulerProblem | null = null;
+  private counts: ReplicaCounts = {
+    pending: 0,
+    parked: 0,
+    conflicts: 0,
+    lastSuccessfulSyncAt: null,
+  };
+  /** The last sync this scheduler saw succeed (the replica's record may lag or be absent). */
+  private lastSuccess: string | null = null;
+  private lastEmitted = '';
+
+  private started = false;
+  private stopped = false;
+  /** The OS said the network is gone (before start, or while a sync ran). */
+  private knownOffline = false;
+  /** The one timer for the next sync or probe. */
+  private timer: { handle: unknown; kind: 'sync' | 'probe'; at: number } | null = null;
+  /** The debounced sync after local writes; `first` is the burst's first write. */
+  private debounce: { handle: unknown; at: number; first: number } | null = null;
+  private running: Promise<void> | null = null;
+  private probing: { promise: Promise<void>; since: number } | null = null;
+  /** Aborts the running sync or probe. */
+  private controller: AbortController | null = null;
+  /** Triggers during a sync: one more sync afterwards; 'forced' ones (sync now, a new login) even after a refusal. */
+  private followUp: Follow = null;
+  /** The nominal delay of the next probe (doubles per probe while offline). */
+  private probeDelayMs: number;
+
+  constructor(private readonly options: SyncSchedulerOptions<S>) {
+    this.timers = options.timers ?? REAL_TIMERS;
+    this.intervalMs = options.intervalMs ?? 5 * 60_000;
+    this.writeDebounceMs = options.writeDebounceMs ?? 3_000;
+    this.writeMaxDelayMs = options.writeMaxDelayMs ?? 30_000;
+    this.onlineDelayMs = options.onlineDelayMs ?? 2_000;
+    this.probeStartMs = options.probeStartMs ?? 5_000;
+    this.probeMaxMs = options.probeMaxMs ?? 5 * 60_000;
+    this.random = options.random ?? Math.random;
+    this.probeDelayMs = this.probeStartMs;
+  }
+
+  /** The current state (what the last `onState` said, or will say). */
+  get state(): SchedulerState {
+    const planned = [this.timer?.at, this.debounce?.at, this.probing?.since].filter(
+      (at): at is number => at !== undefined,
+    );
+    return {
+      phase: this.phase,
+      progress: this.progress,
+      problem: this.problem,
+      lastSuccessfulSyncAt: latest(this.counts.lastSuccessfulSyncAt, this.lastSuccess),
+      nextAttemptAt:
+        this.phase === 'syncing' || planned.length === 0
+          ? null
+          : new Date(Math.min(...planned)).toISOString(),
+      pending: this.counts.pending,
+      parked: this.counts.parked,
+      conflicts: this.counts.conflicts,
+    };
+  }
+
+  /** A sync at once (the caller shows the local data first), then one every interval. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.refreshCounts();
+    if (this.knownOffline) this.goOffline(OFFLINE);
+    else this.syncAtOnce('any');
+  }
+
+  /** A local write was committed: a sync once the writes pause for writeDebounceMs. */
+  localWrite(): void {
+    if (!this.active()) return;
+    this.refreshCounts();
+    if (this.phase === 'login-needed') return this.emit();
+    if (this.phase === 'offline') {
+      // Rule 12: a new write re-arms the retries; a probe soon, the backoff from its start.
+      if (!this.probing && !this.running && this.later(this.writeDebounceMs)) {
+        this.probeDelayMs = this.probeStartMs;
+        this.schedule('probe', this.writeDebounceMs);
+      }
+      return this.emit();
+    }
+    const now = this.timers.now();
+    const first = this.debounce?.first ?? now;
+    if (this.debounce) this.timers.clearTimeout(this.debounce.handle);
+    const delay = Math.max(0, Math.min(this.writeDebounceMs, first + this.writeMaxDelayMs - now));
+    this.debounce = {
+      first,
+      at: now + delay,
+      handle: this.timers.setTimeout(() => {
+        this.debounce = null;
+        if (this.phase === 'offline' || this.phase === 'login-needed') return this.emit();
+        this.syncAtOnce('any');
+      }, delay),
+    };
+    this.emit();
+  }
+
+  /** The OS reports the network: back (a sync soon) or gone (offline, only probes). */
+  networkChanged(online: boolean): void {
+    const wasOffline = this.knownOffline;
+    this.knownOffline = !online;
+    if (!this.active()) return;
+    if (!online) {
+      if (this.phase === 'login-needed') return;
+      // A request in flight over a vanished network would hang until its time-out.
+      if (this.running) this.controller?.abort();
+      else if (this.phase !== 'offline') this.goOffline(OFFLINE);
+      return;
+    }
+    if (this.phase === 'login-needed' || this.running) return;
+    // Only a way back from offline is news: a repeated "online" costs no sync.
+    if (this.phase !== 'offline' && !wasOffline) return;
+    if (this.later(this.onlineDelayMs)) this.schedule('sync', this.onlineDelayMs);
+  }
+
+  /** The user asked for a sync: at once (offline: a probe at once, and the sync if it answers). */
+  syncNow(): void {
+    if (!this.active()) return;
+    if (this.phase === 'offline' && !this.running) return this.probeAtOnce();
+    this.syncAtOnce('forced');
+  }
+
+  /** A new login: leave login-needed and sync. */
+  loginChanged(): void {
+    if (!this.active()) return;
+    if (this.phase === 'login-needed') {
+      this.phase = 'idle';
+      this.problem = null;
+    }
+    if (this.phase === 'offline' && !this.running) return this.probeAtOnce();
+    this.syncAtOnce('forced');
+  }
+
+  /** Resolves when no sync or probe is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running || this.probing) await (this.running ?? this.probing?.promise);
+  }
+
+  /** Clears the timers, aborts a running sync (what it applied stays) and resolves once it has returned. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimer();
+    this.clearDebounce();
+    this.controller?.abort();
+    await this.idle();
+  }
+
+  private active(): boolean {
+    return this.started && !this.stopped;
+  }
+
+  /** Whether nothing is planned within `ms` from now. */
+  private later(ms: number): boolean {
+    return !this.timer || this.timer.at > this.timers.now() + ms;
+  }
+
+  private syncAtOnce(follow: Exclude<Follow, null>): void {
+    if (this.running) {
+      if (this.followUp !== 'forced') this.followUp = follow;
+      return;
+    }
+    // Offline and probing: the probe's answer decides (a reachable service is synced at once).
+    if (this.probing) return;
+    this.launch();
+  }
+
+  private launch(): void {
+    // Writes committed before this sync starts are pushed by it.
+    this.clearTimer();
+    this.clearDebounce();
+    this.running = (async () => {
+      const next = await this.run();
+      this.running = null;
+      next();
+    })();
+  }
+
+  /** One attempt; answers what to do next (a follow-up sync, or nothing: the timers are set). */
+  private async run(): Promise<() => void> {
+    const controller = new AbortController();
+    this.controller = controller;
+    this.phase = 'syncing';
+    this.progress = null;
+    this.emit();
+    let outcome: SyncRunOutcome<S>;
+    try {
+      const summary = await this.options.runOnce(controller.signal, (event) => {
+        if (this.stopped || this.controller !== controller) return;
+        this.progress = {
+          collection: event.collection,
+          done: event.done,
+          ...(event.total === undefined ? {} : { total: event.total }),
+        };
+        this.emit();
+      });
+      outcome = { summary };
+    } catch (error) {
+      outcome = { error };
+    }
+    this.controller = null;
+    this.progress = null;
+    if (this.stopped) return () => {};
+    this.refreshCounts();
+    const verdict =
+      'summary' in outcome
+        ? judgeSummary(outcome.summary, this.options.clockSkewLimitSeconds ?? 300)
+        : judgeError(outcome.error);
+    const follow = this.followUp;
+    this.followUp = null;
+    let next = () => {};
+    switch (verdict.phase) {
+      case 'idle':
+        if ('summary' in outcome && outcome.summary.ok)
+          this.lastSuccess = outcome.summary.finishedAt ?? this.iso(this.timers.now());
+        this.settle('idle', verdict.problem);
+        if (follow) next = () => this.launch();
+        else this.schedule('sync', this.intervalMs);
+        break;
+      case 'error':
+        this.settle('error', verdict.problem);
+        if (follow === 'forced') next = () => this.launch();
+        else this.schedule('sync', Math.max(this.intervalMs, verdict.retryAfterMs ?? 0));
+        break;
+      case 'login-needed':
+        // No periodic syncs until a new login (or the user's "sync now").
+        this.settle('login-needed', verdict.problem);
+        if (follow === 'forced') next = () => this.launch();
+        break;
+      case 'offline':
+        this.goOffline(verdict.problem);
+        break;
+      case 'cancelled':
+        // Only networkChanged(false) aborts a sync of a scheduler that is not stopped.
+        if (this.knownOffline) this.goOffline(OFFLINE);
+        else {
+          this.phase = 'idle';
+          if (follow) next = () => this.launch();
+          else this.schedule('sync', this.intervalMs);
+        }
+        break;
+    }
+    this.emit();
+    this.options.onRun?.(outcome, this.state);
+    return next;
+  }
+
+  /** The service answered (even if with an error): the backoff of the probes starts over. */
+  private settle(phase: SchedulerState['phase'], problem: SchedulerProblem | null): void {
+    this.phase = phase;
+    this.problem = problem;
+    this.knownOffline = false;
+    this.probeDelayMs = this.probeStartMs;
+  }
+
+  /** Offline: no syncs, a probe after the current backoff (which then doubles). */
+  private goOffline(problem: SchedulerProblem): void {
+    this.phase = 'offline';
+    this.problem = problem;
+    this.clearDebounce();
+    const jittered = this.probeDelayMs * (0.75 + 0.5 * this.random());
+    this.schedule('probe', Math.min(this.probeMaxMs, Math.round(jittered)));
+    this.probeDelayMs = Math.min(this.probeMaxMs, this.probeDelayMs * 2);
+  }
+
+  private probeAtOnce(): void {
+    if (this.probing) return;
+    this.clearTimer();
+    this.probeDelayMs = this.probeStartMs;
+    this.runProbe();
+  }
+
+  private runProbe(): void {
+    this.timer = null;
+    if (this.probing || this.running || this.stopped) return;
+    const controller = new AbortController();
+    this.controller = controller;
+    const since = this.timers.now();
+    const promise = (async () => {
+      let ok = false;
+      try {
+        ok = await this.options.probe(controller.signal);
+      } catch {
+        ok = false;
+      }
+      this.controller = null;
+      this.probing = null;
+      if (this.stopped || this.phase !== 'offline') return;
+      // Reachable again: a sync at once, no one needs to ask.
+      if (ok) this.launch();
+      else {
+        this.goOffline(this.problem ?? OFFLINE);
+        this.emit();
+      }
+    })();
+    this.probing = { promise, since };
+    this.emit();
+  }
+
+  private schedule(kind: 'sync' | 'probe', delayMs: number): void {
+    this.clearTimer();
+    const handle = this.timers.setTimeout(() => {
+      if (this.timer?.handle !== handle) return;
+      this.timer = null;
+      if (kind === 'probe') this.runProbe();
+      else this.syncAtOnce('any');
+    }, delayMs);
+    this.timer = { handle, kind, at: this.timers.now() + delayMs };
+    this.emit();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) this.timers.clearTimeout(this.timer.handle);
+    this.timer = null;
+  }
+
+  private clearDebounce(): void {
+    if (this.debounce) this.timers.clearTimeout(this.debounce.handle);
+    this.debounce = null;
+  }
+
+  private refreshCounts(): void {
+    try {
+      this.counts = this.options.readCounts();
+    } catch {
+      // The replica is busy or closing: the last counts stand until the next read.
+    }
+  }
+
+  private emit(): void {
+    if (this.stopped) return;
+    const state = this.state;
+    const key = JSON.stringify(state);
+    if (key === this.lastEmitted) return;
+    this.lastEmitted = key;
+    try {
+      this.options.onState?.(state);
+    } catch {
+      // A listener's failure is its own; the scheduler goes on.
+    }
+  }
+
+  private iso(ms: number): string {
+    return new Date(ms).toISOString();
+  }
+}
+
+function latest(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
+export const OFFLINE: SchedulerProblem = {
+  kind: 'network',
+  message: {
+    de: 'Keine Verbindung zum Dienst. Vorort versucht es von selbst wieder; Ihre Änderungen bleiben gespeichert.',
+    en: 'No connection to the service. Vorort keeps trying by itself; your changes are kept.',
+  },
+};
+
+const NO_ANSWER: SchedulerProblem = {
+  kind: 'network',
+  message: {
+    de: 'Der Dienst antwortet nicht. Vorort versucht es von selbst wieder; Ihre Änderungen bleiben gespeichert.',
+    en: 'The service does not answer. Vorort keeps trying by itself; your changes are kept.',
+  },
+};
+
+const INTERRUPTED: SchedulerProblem = {
+  kind: 'network',
+  message: {
+    de: 'Die Verbindung zum Dienst ist abgebrochen. Vorort versucht es beim nächsten Mal wieder.',
+    en: 'The connection to the service broke off. Vorort tries again next time.',
+  },
+};
+
+export const LOGIN_NEEDED: SchedulerProblem = {
+  kind: 'login',
+  message: {
+    de: 'Bitte melden Sie sich neu an: Der Dienst hat die Anmeldung nicht angenommen. Ihre Änderungen bleiben gespeichert und werden danach gesendet.',
+    en: 'Please log in again: the service did not accept the login. Your changes are kept and sent afterwards.',
+  },
+};
+
+const THROTTLED: SchedulerProblem = {
+  kind: 'service',
+  message: {
+    de: 'Der Dienst begrenzt gerade die Zahl der Anfragen. Vorort wartet und versucht es später wieder.',
+    en: 'The service is limiting requests right now. Vorort waits and tries again later.',
+  },
+};
+
+function serviceProblem(text: string): SchedulerProblem {
+  return {
+    kind: 'service',
+    message: {
+      de: `Der Dienst hat einen Fehler gemeldet: ${text}`,
+      en: `The service reported an error: ${text}`,
+    },
+  };
+}
+
+/** The clock is off by `skewSeconds` (this computer less the service). */
+export function clockProblem(skewSeconds: number): SchedulerProblem {
+  const minutes = Math.max(1, Math.round(Math.abs(skewSeconds) / 60));
+  const ahead = skewSeconds > 0;
+  return {
+    kind: 'clock',
+    message: {
+      de: `Die Uhr dieses Computers geht etwa ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} ${ahead ? 'vor' : 'nach'}. Bitte stellen Sie Datum und Uhrzeit richtig ein, sonst erscheinen Zeiten falsch.`,
+      en: `This computer's clock is about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} ${ahead ? 'fast' : 'slow'}. Please set the correct date and time, or times will appear wrong.`,
+    },
+  };
+}
+
+/** The service's words without the request's address (people do not need it). */
+function withoutRequest(text: string): string {
+  return text.replace(/\s*\[[A-Z]+ \S+\]$/, '');
+}
+
+function judgeSummary(summary: ScheduledSyncSummary, clockLimitSeconds: number): Verdict {
+  if (summary.outbox?.pausedForLogin) return { phase: 'login-needed', problem: LOGIN_NEEDED };
+  const failed = Object.values(summary.collections ?? {}).find((result) => result.error);
+  if (failed?.error)
+    return { phase: 'error', problem: serviceProblem(withoutRequest(failed.error)) };
+  const skew = summary.clockSkewSeconds;
+  if (skew !== undefined && Math.abs(skew) > clockLimitSeconds)
+    return { phase: 'idle', problem: clockProblem(skew) };
+  return { phase: 'idle', problem: null };
+}
+
+function judgeError(error: unknown): Verdict {
+  if (error instanceof ApiError) {
+    switch (error.kind) {
+      case 'cancelled':
+        return { phase: 'cancelled' };
+      case 'auth':
+        return { phase: 'login-needed', problem: LOGIN_NEEDED };
+      case 'network':
+        return { phase: 'offline', problem: OFFLINE };
+      case 'timeout':
+        return { phase: 'offline', problem: NO_ANSWER };
+      case 'interrupted':
+        return { phase: 'error', problem: INTERRUPTED };
+      case 'throttled':
+        return {
+          phase: 'error',
+          problem: THROTTLED,
+          ...(error.retryAfterSeconds === undefined
+            ? {}
+            : { retryAfterMs: error.retryAfterSeconds * 1000 }),
+        };
+      default: {
+        const words = error.errors
+          .map((e) => e.detail || e.title)
+          .filter(Boolean)
+          .join('; ');
+        return { phase: 'error', problem: serviceProblem(words || withoutRequest(error.message)) };
+      }
+    }
+  }
+  if (error instanceof Error && error.name === 'AbortError') return { phase: 'cancelled' };
+  const text = error instanceof Error ? error.message : String(error);
+  return {
+    phase: 'error',
+    problem: {
+      kind: 'service',
+      message: {
+        de: `Die Synchronisierung ist fehlgeschlagen: ${text}`,
+        en: `The sync failed: ${text}`,
+      },
+    },
+  };
+}
