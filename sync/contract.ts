@@ -134,6 +134,8 @@ export interface PersonDetail extends PersonListItem {
     naechste_pruefung: string | null;
   }[];
   ehrungen: { id: string; bezeichnung: string | null; datum: string | null }[];
+  /** When the service last confirmed this person with their checks and honours (the screen's "as of"); null: not yet. */
+  confirmedAt: string | null;
 }
 
 export interface CourseListItem {
@@ -164,6 +166,8 @@ export interface CourseDetail extends CourseListItem {
     fieldType: string | null;
     attributes: Record<string, unknown>;
   }[];
+  /** When the service last confirmed this course with its participants and custom fields (the screen's "as of"); null: not yet. */
+  confirmedAt: string | null;
 }
 
 export interface ParticipationItem {
@@ -224,6 +228,23 @@ export interface SyncStatus {
   };
   /** Areas the account cannot use (403) or the organisation has not licensed (423). */
   unavailableAreas: AreaStatus[];
+  /** Per rotation of per-parent collections: how much the service has confirmed, and how long ago. */
+  freshness: RotationFreshness[];
+}
+
+/**
+ * One rotation (e.g. `course`: the participants and custom fields of every course) as the
+ * service last confirmed it. `confirmed < items`: the rotation has not yet reached every item.
+ */
+export interface RotationFreshness {
+  rotation: 'course' | 'forms' | 'person' | 'trainings' | 'client' | 'hours_window';
+  collections: string[];
+  items: number;
+  confirmed: number;
+  /** The oldest confirmation among the confirmed items (local time). */
+  oldestConfirmedAt: string | null;
+  /** The default bound: every item confirmed at most this many hours ago. */
+  boundHours: number;
 }
 
 export interface AreaStatus {

@@ -1,7 +1,7 @@
 // `vorort status`: what the replica holds, without touching the network, and without writing
 // anything into a file that is not a replica.
 import type { Command } from 'commander';
-import type { SyncStatus } from '../contract';
+import type { RotationFreshness, SyncStatus } from '../contract';
 import { openReplica } from '../db/open';
 import { syncLockHolder } from '../db/sync-lock';
 import { callOrThrow, createDispatcher } from '../dispatch';
@@ -38,13 +38,13 @@ async function statusCommand(options: { db: string; json?: boolean }): Promise<n
     process.stderr.write(`vorort status: ${describeFailure(error)}\n`);
     return exitCodeFor(error);
   }
+  const running = syncLockHolder(options.db);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(status)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...status, running: running ?? null })}\n`);
     return EXIT.ok;
   }
   const print = (line: string) => process.stdout.write(`${line}\n`);
   print(`Replica ${options.db}, profile ${status.profile ?? '-'}, ${lastSyncWords(status)}`);
-  const running = syncLockHolder(options.db);
   if (running) print(`A sync is running now (pid ${running.pid} since ${running.startedAt})`);
   print(outboxWords(status.outbox));
   for (const [type, n] of Object.entries(status.counts)) print(`  ${type.padEnd(28)} ${n}`);
@@ -56,7 +56,27 @@ async function statusCommand(options: { db: string; json?: boolean }): Promise<n
         : `watermark ${c.watermark ?? '-'}`;
     print(`  [${collectionLabel(c.collection)}] ${note}`);
   }
+  if (status.freshness.length) print('Confirmed by the service (rotations):');
+  for (const line of status.freshness.map(freshnessWords)) print(`  ${line}`);
   return EXIT.ok;
+}
+
+const ROTATION_WORDS: Record<RotationFreshness['rotation'], [string, string]> = {
+  course: ['participants and custom fields', 'courses'],
+  forms: ['forms', 'owners'],
+  person: ['checks and honours', 'people'],
+  trainings: ['trainings (per person)', 'people'],
+  client: ['client participants', 'clients'],
+  hours_window: ['volunteer hours (history windows)', 'windows'],
+};
+
+/** "checks and honours: 500 of 1,000 people, the oldest 2026-11-20T10:00 (bound 168 h)". */
+export function freshnessWords(rotation: RotationFreshness): string {
+  const [what, items] = ROTATION_WORDS[rotation.rotation];
+  const oldest = rotation.oldestConfirmedAt
+    ? `, the oldest ${rotation.oldestConfirmedAt.slice(0, 16)}`
+    : '';
+  return `${what}: ${rotation.confirmed} of ${rotation.items} ${items}${oldest} (bound ${rotation.boundHours} h)`;
 }
 
 /** The outbox in one line: what waits to be sent, and why. */

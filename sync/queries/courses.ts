@@ -1,4 +1,6 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
+import { confirmedAt } from './freshness';
 import type {
   CourseDetail,
   CourseListItem,
@@ -73,7 +75,11 @@ export async function listCourses(
   return { total, items: items.map((i) => ({ ...i, participants: Number(i.participants) })) };
 }
 
-export async function getCourse(db: Kysely<Database>, id: string): Promise<CourseDetail | null> {
+export async function getCourse(
+  db: Kysely<Database>,
+  sqlite: BetterSqlite3.Database,
+  id: string,
+): Promise<CourseDetail | null> {
   const course = await courseListQuery(db)
     .select([
       ...listColumns,
@@ -148,6 +154,7 @@ export async function getCourse(db: Kysely<Database>, id: string): Promise<Cours
       fieldType: f.field_type,
       attributes: currentAttributes(f),
     })),
+    confirmedAt: confirmedAt(sqlite, 'course', id, 'courses'),
   };
 }
 

@@ -29,10 +29,10 @@ export function queryHandlers(replica: Replica): Handlers {
       string | undefined) ?? null;
   const handlers: Handlers = {
     'personnel.list': (args) => listPersonnel(db, args),
-    'personnel.get': (args) => getPerson(db, args.id),
+    'personnel.get': (args) => getPerson(db, sqlite, args.id),
     'personnel.countByStatus': () => countByStatus(db),
     'courses.list': (args) => listCourses(db, args, selfId()),
-    'courses.get': (args) => getCourse(db, args.id),
+    'courses.get': (args) => getCourse(db, sqlite, args.id),
     'participations.list': (args) => listParticipations(db, args),
     'hours.list': (args) => listHours(db, args, selfId()),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),

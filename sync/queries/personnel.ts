@@ -1,4 +1,6 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
+import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../db/rows';
@@ -95,7 +97,11 @@ async function qualificationsOf(
   return byUser;
 }
 
-export async function getPerson(db: Kysely<Database>, id: string): Promise<PersonDetail | null> {
+export async function getPerson(
+  db: Kysely<Database>,
+  sqlite: BetterSqlite3.Database,
+  id: string,
+): Promise<PersonDetail | null> {
   const person = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   if (!person) return null;
   const [qualis, organisation, ausbildungen, checks, honours] = await Promise.all([
@@ -145,6 +151,7 @@ export async function getPerson(db: Kysely<Database>, id: string): Promise<Perso
     ausbildungen,
     ueberpruefungen: checks.map((c) => ({ ...c, bestanden: asBool(c.bestanden) })),
     ehrungen: honours,
+    confirmedAt: confirmedAt(sqlite, 'person', id, 'personal'),
   };
 }
 

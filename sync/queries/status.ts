@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { openCountsByState } from '../outbox/operations';
+import { rotationFreshness } from './freshness';
 import {
   AREAS,
   type AreaName,
@@ -83,6 +84,7 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
     unavailableAreas: areaStatus(states).filter(
       (area) => area.state !== 'available' && area.state !== 'never synced',
     ),
+    freshness: rotationFreshness(sqlite, profileOf(meta.get('profile'))),
   };
 }
 
@@ -206,4 +208,8 @@ function areaMessage(area: AreaName, state: AreaStatus['state']): { de: string; 
     default:
       return { de: `${words.de}: verfügbar`, en: `${words.en}: available` };
   }
+}
+
+function profileOf(value: string | undefined): 'office' | 'trainer' | null {
+  return value === 'office' || value === 'trainer' ? value : null;
 }

@@ -93,6 +93,7 @@ describe('vorort sync / status', () => {
       '--db',
       db,
       '--json',
+      '--full', // everything, outside the budget: long enough to be killed in the middle
     ];
     const killed = await vorort(args, (line, kill) => {
       if (line.includes('"collection":"participations"')) kill();
@@ -151,6 +152,7 @@ describe('vorort sync / status', () => {
       '--db',
       db,
       '--json',
+      '--full',
     ];
     let pressed = false; // once, as a person would: a second Ctrl+C ends the process at once
     const interrupted = await vorort(args, (line, kill) => {
@@ -358,7 +360,7 @@ describe('vorort sync: the lock, waits said, SIGTERM, broken pipes, status wordi
     const db = join(dir, 'locked.sqlite');
     let second: Promise<Run> | undefined;
     let waited: { seconds: number; reason: string } | undefined;
-    const first = await vorort(syncArgs(throttled, db, '--json'), (line, kill) => {
+    const first = await vorort(syncArgs(throttled, db, '--json', '--full'), (line, kill) => {
       const event = JSON.parse(line) as { type?: string; seconds?: number; reason?: string };
       if (event.type !== 'waiting' || second) return;
       waited = { seconds: event.seconds!, reason: event.reason! };

@@ -329,7 +329,7 @@ function fetchHours(
  * Windows of options.hoursWindowMonths from the history start; the last one is open-ended (future
  * entries). Only everyone's hours need bounding: a trainer's own come in one answer.
  */
-export function historyWindows(ctx: PullContext): HoursQuery[] {
+export function historyWindows(ctx: Pick<PullContext, 'options'>): HoursQuery[] {
   if (ctx.options.profile === 'trainer') return [{ von: ctx.options.hoursHistoryStart }];
   const windows: HoursQuery[] = [];
   const today = ctx.options.today();
