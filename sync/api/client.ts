@@ -1,7 +1,9 @@
-// createApiClient: every read operation of the interface plus a generic `send` for writes,
-// over one transport, so concurrency, rate, retries and token refresh hold across all of them.
+// createApiClient: every read operation of the interface plus a generic `send` for writes, over
+// one transport, so concurrency, the pace, the service's limit, retries and token refresh hold
+// across all of them.
 import type { BackoffOptions } from './backoff';
 import { createCore, type SendOptions, type SentDocument, type WriteMethod } from './core';
+import { effectivePace, type Pace } from './pace';
 import { clientsApi, type ClientsApi } from './operations/clients';
 import { coursesApi, type CoursesApi } from './operations/courses';
 import { helferstundenApi, type HelferstundenApi } from './operations/helferstunden';
@@ -27,7 +29,13 @@ export interface ApiClientOptions {
   tokens: TokenSource;
   /** Requests in flight at once. Default 4. */
   maxInFlight?: number;
-  /** Client-side rate: requests are spaced to stay at or below it (delayed, never dropped). Default: no limit. */
+  /**
+   * The client's pace in requests a minute: requests are spaced evenly to stay at or below it
+   * (delayed, never dropped); 'none' for no pace. Default: defaultPace(baseUrl), i.e. 30 a
+   * minute for a service that is not on loopback and none for one on this computer.
+   */
+  pace?: Pace;
+  /** @deprecated The same as `pace` (a number); `pace` wins when both are given. */
   requestsPerMinute?: number;
   /** Per attempt, including reading the body. Default 30 s. */
   timeoutMs?: number;
@@ -37,7 +45,10 @@ export interface ApiClientOptions {
   backoff?: BackoffOptions;
   /** Called once per attempt sent, for counting requests and bytes. */
   onRequest?: (event: RequestEvent) => void;
-  /** Called before every wait of a second or more: own pace, a 429's Retry-After, a retry's backoff. */
+  /**
+   * Called before every wait of a second or more: own pace, a retry's backoff, and a 429's
+   * Retry-After (which holds every request of the client: said once, not once per request).
+   */
   onWait?: (event: WaitEvent) => void;
   fetch?: typeof fetch;
   userAgent?: string;
@@ -52,6 +63,8 @@ export interface ApiClient
     MessagesApi,
     CoursesApi,
     ClientsApi {
+  /** The pace this client keeps, in requests a minute (see ApiClientOptions.pace); undefined: none. */
+  readonly pace: number | undefined;
   /**
    * A write (or any request) below the base URL, with a JSON:API body. Answers the parsed
    * document, or null for 204 or an empty body. POST and PATCH are never sent twice by the
@@ -74,8 +87,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     options.onRequest?.(event);
     for (const listener of listeners) listener(event);
   };
-  const core = createCore(base, createTransport({ ...options, onRequest }), options.backoff);
+  const pace = effectivePace(options.pace ?? options.requestsPerMinute, base);
+  const transport = createTransport({ ...options, requestsPerMinute: pace, onRequest });
+  const core = createCore(base, transport, options.backoff);
   return {
+    pace,
     ...personalApi(core),
     ...organisationApi(core, authBase),
     ...kalenderApi(core),

@@ -12,6 +12,7 @@ export {
   type Single,
 } from './pages';
 export { staticToken, type TokenSource } from './token-source';
+export { DEFAULT_PACE_PER_MINUTE, defaultPace, isLoopbackHost, type Pace } from './pace';
 export type { RequestEvent, WaitEvent } from './transport';
 export { retryDelayMs, type BackoffOptions } from './backoff';
 export { formatDateTime } from './urls';

@@ -91,6 +91,20 @@ describe('requests', () => {
     expect(events[0]).toMatchObject({ method: 'GET', status: 200, bytes: Buffer.byteLength(body) });
     expect(events[0]?.url).toMatch(/\/core\/v1\/personal\/selbst$/);
     expect(events[0]?.ms).toBeGreaterThanOrEqual(0);
+    expect(events[0]?.serverDate).toBeInstanceOf(Date);
+  });
+
+  it('reports no service clock where the answer has no Date header', async () => {
+    const events: RequestEvent[] = [];
+    const { client } = await serve(
+      (_request, response) => {
+        response.sendDate = false;
+        sendJsonApi(response, { data: user('u1') });
+      },
+      { onRequest: (event) => events.push(event) },
+    );
+    await client.getOwnUser();
+    expect(events[0]?.serverDate).toBeNull();
   });
 });
 
@@ -418,6 +432,28 @@ describe('retries', () => {
     expect(error).toMatchObject({ kind: 'throttled', status: 429, retryAfterSeconds: 3600 });
     expect(error.message).toContain('retry after 3600 s');
     expect(server.requests).toHaveLength(1);
+    // The service asked this client, not one request, to wait: the next one is not sent either.
+    const next = await apiError(client.getOrganisation());
+    expect(next).toMatchObject({ kind: 'throttled', status: undefined });
+    expect(next.retryAfterSeconds).toBeGreaterThan(3500);
+    expect(next.message).toContain('not sent');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("holds every request for a 429's Retry-After, also one answered to a POST", async () => {
+    let posts = 0;
+    const { server, client } = await serve((request, r) => {
+      if (request.method === 'POST' && ++posts === 1) {
+        r.writeHead(429, { 'retry-after': '1' });
+        r.end();
+      } else sendJsonApi(r, { data: user('u1') });
+    });
+    const post = client.send('POST', '/kalender', { body: { data: { type: 'kalender' } } });
+    expect((await apiError(post)).kind).toBe('throttled'); // a POST is not sent twice
+    const started = Date.now();
+    await client.getOwnUser();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('never resends a POST or PATCH, but retries PUT and DELETE', async () => {
@@ -527,7 +563,7 @@ describe('limits', () => {
 
   it('spaces requests to the client-side rate without dropping any', async () => {
     const { server, client } = await serve((_q, r) => sendJsonApi(r, { data: user('u1') }), {
-      requestsPerMinute: 600, // one per 100 ms
+      pace: 600, // one per 100 ms
     });
     const started = Date.now();
     await Promise.all(Array.from({ length: 4 }, () => client.getOwnUser()));

@@ -482,7 +482,7 @@ describe('rate limit', () => {
     const paced: RequestEvent[] = [];
     // Half the service's rate, so late arrivals cannot bunch up into its window.
     const polite = clientFor(sandbox, 'member', {
-      requestsPerMinute: 120,
+      pace: 120,
       onRequest: (event) => paced.push(event),
     });
     await Promise.all(Array.from({ length: 5 }, () => polite.getOrganisation()));

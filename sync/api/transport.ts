@@ -1,7 +1,6 @@
-// One HTTP exchange with the service, with everything around it: bearer token and its refresh,
-// at most N requests in flight, the client-side request rate, a time-out per attempt, the
-// caller's cancellation, retries with backoff for idempotent requests, and the mapping of every
-// failure to ApiError. It knows nothing about JSON:API documents.
+// One HTTP exchange with the service and all around it: the token and its refresh, N in flight,
+// the client's pace, the service's limit (a 429's Retry-After holds every request of the client),
+// time-outs, cancellation, retries with backoff for idempotent requests, failures as ApiError.
 import pLimit from 'p-limit';
 import { abandonOnAbort, CancelledSignal, createDeadline, sleep } from './abort';
 import {
@@ -13,6 +12,7 @@ import {
 import { ApiError, isRetryable, statusToKind } from './errors';
 import { createRateLimiter } from './rate-limiter';
 import { parseServiceErrors } from './service-errors';
+import { createServiceGate } from './service-gate';
 import { TokenRefresher, type TokenSource } from './token-source';
 
 export interface RequestEvent {
@@ -23,12 +23,20 @@ export interface RequestEvent {
   ms: number;
   /** Bytes of the response body as received. */
   bytes: number;
+  /**
+   * The service's clock (its `Date` header) when it answered, or null (no answer, no header):
+   * with the local time of the event it gives the clock skew between this computer and the service.
+   */
+  serverDate: Date | null;
 }
 
 /** A wait the transport is about to begin, for telling people why nothing seems to happen. */
 export interface WaitEvent {
   seconds: number;
-  /** service-limit: a 429's Retry-After; own-pace: requestsPerMinute; retry: backoff after a failure. */
+  /**
+   * service-limit: the service refused for its limit (429); every request of the client waits
+   * for it, and it is reported once. own-pace: the client's pace. retry: backoff after a failure.
+   */
   reason: 'service-limit' | 'own-pace' | 'retry';
   url: string;
 }
@@ -36,6 +44,7 @@ export interface WaitEvent {
 export interface TransportOptions {
   tokens: TokenSource;
   maxInFlight?: number;
+  /** The client's pace, already resolved (see ApiClientOptions.pace); undefined: none. */
   requestsPerMinute?: number;
   timeoutMs?: number;
   maxRetries?: number;
@@ -89,6 +98,7 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export function createTransport(options: TransportOptions): Transport {
   const limit = pLimit(options.maxInFlight ?? 4);
   const rate = createRateLimiter(options.requestsPerMinute);
+  const gate = createServiceGate();
   const tokens = new TokenRefresher(options.tokens);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxRetries = options.maxRetries ?? 4;
@@ -102,14 +112,63 @@ export function createTransport(options: TransportOptions): Transport {
       options.onWait({ seconds: Math.round(ms / 1000), reason, url: request.url.href });
   }
 
-  /** One attempt: waits for the rate, then sends and reads the whole body under the time-out. */
-  async function attempt(request: HttpRequest, token: string): Promise<HttpResponse> {
+  /**
+   * Waits until this request may leave: the service's gate open, its turn when the client is
+   * careful after a 429, and its place in the pace. Answers the release of the careful turn.
+   * A gate that stays closed longer than a request sits out fails it as throttled, unsent.
+   */
+  async function clearance(request: HttpRequest): Promise<() => void> {
+    for (;;) {
+      const closedMs = gate.closedForMs();
+      if (closedMs > LONGEST_HONOURED_RETRY_AFTER_SECONDS * 1000) throw heldBack(request, closedMs);
+      await gate.waitOpen(request.signal);
+      const release = await gate.turn(request.signal);
+      try {
+        // Closed again while waiting for the turn: wait for the gate once more.
+        if (gate.closedForMs() === 0) {
+          await rate.take(request.signal, (ms) => reportWait(ms, 'own-pace', request));
+          // A 429 may have come in while waiting for the pace.
+          if (gate.closedForMs() === 0) return release;
+        }
+      } catch (error) {
+        release();
+        throw error;
+      }
+      release();
+    }
+  }
+
+  /**
+   * An answer that names the service's limit (429, or a Retry-After on a 5xx) closes the gate for
+   * every request of the client, before the next one can leave; the wait is said once.
+   */
+  function holdForLimit(request: HttpRequest, response: HttpResponse, retries: number): void {
+    const throttled = response.status === 429;
+    const retryAfter =
+      throttled || response.status >= 500
+        ? parseRetryAfter(response.headers.get('retry-after'), response.serverDate)
+        : undefined;
+    if (!throttled && retryAfter === undefined) return;
+    const delayMs = retryDelayMs(retries, retryAfter, options.backoff);
+    const closedAnew = gate.close(Date.now() + delayMs, throttled);
+    // A wait longer than a request sits out is not waited: the requests fail with it instead.
+    if (closedAnew && (retryAfter ?? 0) <= LONGEST_HONOURED_RETRY_AFTER_SECONDS)
+      reportWait(delayMs, throttled ? 'service-limit' : 'retry', request);
+  }
+
+  /** One attempt: waits for its clearance, then sends and reads the whole body under the time-out. */
+  async function attempt(
+    request: HttpRequest,
+    token: string,
+    retries: number,
+  ): Promise<HttpResponse> {
     if (request.signal?.aborted) throw new CancelledSignal('cancelled');
-    await rate.take(request.signal, (ms) => reportWait(ms, 'own-pace', request));
+    const release = await clearance(request);
     const deadline = createDeadline(request.signal, timeoutMs);
     const started = performance.now();
     let status: number | null = null;
     let bytes = 0;
+    let serverDate: Date | null = null;
     try {
       const response = await fetchImpl(request.url, {
         method: request.method,
@@ -120,14 +179,12 @@ export function createTransport(options: TransportOptions): Transport {
         redirect: 'manual',
       });
       status = response.status;
+      serverDate = parseHttpDate(response.headers.get('date'));
       const body = new Uint8Array(await response.arrayBuffer());
       bytes = body.byteLength;
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: utf8.decode(body),
-        serverDate: parseHttpDate(response.headers.get('date')),
-      };
+      const answer = { status, headers: response.headers, body: utf8.decode(body), serverDate };
+      holdForLimit(request, answer, retries);
+      return answer;
     } catch (error) {
       if (deadline.timedOut()) {
         throw failure(request, 'timeout', error, `no complete answer within ${timeoutMs / 1000} s`);
@@ -136,8 +193,10 @@ export function createTransport(options: TransportOptions): Transport {
       throw failure(request, 'network', error, describeCause(error));
     } finally {
       deadline.dispose();
+      release();
       const ms = performance.now() - started;
-      options.onRequest?.({ method: request.method, url: request.url.href, status, ms, bytes });
+      const url = request.url.href;
+      options.onRequest?.({ method: request.method, url, status, ms, bytes, serverDate });
     }
   }
 
@@ -145,12 +204,13 @@ export function createTransport(options: TransportOptions): Transport {
   async function limitedAttempt(
     request: HttpRequest,
     token: string,
+    retries: number,
   ): Promise<HttpResponse | ApiError> {
     try {
       const slotFree = limit.activeCount < limit.concurrency && limit.pendingCount === 0;
       // Waiting for a slot is what a cancelled caller must not be kept in; with a free slot the
       // attempt starts at once and its deadline notices the signal.
-      const started = limit(() => attempt(request, token));
+      const started = limit(() => attempt(request, token, retries));
       const response = await (slotFree ? started : abandonOnAbort(started, request.signal));
       failuresInARow = 0;
       return response;
@@ -186,7 +246,7 @@ export function createTransport(options: TransportOptions): Transport {
     let refreshed = false;
     let retries = 0;
     for (;;) {
-      const outcome = await limitedAttempt(request, token);
+      const outcome = await limitedAttempt(request, token, retries);
       if (!(outcome instanceof ApiError) && outcome.status === 401 && !refreshed) {
         refreshed = true;
         const replacement = await replacementToken(tokens, token, request);
@@ -200,10 +260,15 @@ export function createTransport(options: TransportOptions): Transport {
       }
       const error = outcome instanceof ApiError ? outcome : errorFromResponse(request, outcome);
       if (!shouldRetry(request, error, retries, maxRetries)) throw judged(error);
+      // The service's limit closed the gate for every request (holdForLimit): this one waits
+      // for the gate, which another 429 meanwhile may have moved; other failures back off alone.
+      const limited =
+        !(outcome instanceof ApiError) &&
+        (error.kind === 'throttled' || error.retryAfterSeconds !== undefined);
       const delayMs = retryDelayMs(retries, error.retryAfterSeconds, options.backoff);
-      reportWait(delayMs, error.kind === 'throttled' ? 'service-limit' : 'retry', request);
+      if (!limited) reportWait(delayMs, 'retry', request);
       try {
-        await sleep(delayMs, request.signal);
+        await (limited ? gate.waitOpen(request.signal) : sleep(delayMs, request.signal));
       } catch {
         throw cancelled(request);
       }
@@ -283,6 +348,17 @@ function failure(
   problem: string,
 ): ApiError {
   return new ApiError({ kind, method: request.method, url: request.url.href, problem, cause });
+}
+
+/** A request not sent because the service's Retry-After (to another request) runs longer than one request waits. */
+function heldBack(request: HttpRequest, closedMs: number): ApiError {
+  return new ApiError({
+    kind: 'throttled',
+    method: request.method,
+    url: request.url.href,
+    retryAfterSeconds: Math.ceil(closedMs / 1000),
+    problem: 'not sent: the service asked this client to wait (Retry-After)',
+  });
 }
 
 function cancelled(request: HttpRequest): ApiError {

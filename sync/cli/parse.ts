@@ -19,3 +19,25 @@ export function parsePositiveInt(value: string, option: string): number {
     throw new CliInputError(`${option} must be a whole number of at least 1, not "${value}"`);
   return parsed;
 }
+
+/** The help text of `--pace`, beside its parser so the two say the same. */
+export const PACE_OPTION_HELP =
+  'the most requests a minute this client sends: N, N/s, N/min or N/hour, or none ' +
+  '(default: 30/min for a service that is not on this computer, none for one on loopback; ' +
+  'waits are said: "waiting 2 s (own pace)")';
+
+const PACE_UNITS_PER_MINUTE: Record<string, number> = { s: 60, min: 1, h: 1 / 60, hour: 1 / 60 };
+
+/** `--pace`: 'none', or requests a minute from `30`, `30/min`, `1/s` or `600/hour`. */
+export function parsePace(value: string, option: string): number | 'none' {
+  const text = value.trim().toLowerCase();
+  if (text === 'none') return 'none';
+  const match = /^(\d+(?:\.\d+)?)\s*(?:\/\s*(s|min|h|hour))?$/.exec(text);
+  const count = Number(match?.[1]);
+  const perMinute = PACE_UNITS_PER_MINUTE[match?.[2] ?? 'min'];
+  if (!match || perMinute === undefined || !(count > 0))
+    throw new CliInputError(
+      `${option} must be a number of requests a minute (e.g. 30, 30/min, 1/s) or none, not "${value}"`,
+    );
+  return count * perMinute;
+}

@@ -20,6 +20,8 @@ try {
     api,
     replica,
     options: input.options,
+    // The pull plans its slot with the client's pace (none on loopback, 30 a minute elsewhere).
+    paceRequestsPerMinute: api.pace,
     onProgress: (event) => post({ type: 'progress', event }),
     signal: abort.signal,
   });

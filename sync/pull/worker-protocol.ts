@@ -7,9 +7,10 @@ export interface WorkerSyncInput {
   replicaFile: string;
   /** The token stays in the main process and this worker; it never reaches a renderer. */
   token: string;
+  /** `pace` as ApiClientOptions: absent for the default of the base URL, 'none' for no pace. */
   client: Pick<
     ApiClientOptions,
-    'baseUrl' | 'oauthUrl' | 'maxInFlight' | 'requestsPerMinute' | 'timeoutMs' | 'maxRetries'
+    'baseUrl' | 'oauthUrl' | 'maxInFlight' | 'pace' | 'timeoutMs' | 'maxRetries'
   >;
   options: Omit<Partial<SyncOptions>, 'today'> & Pick<SyncOptions, 'profile'>;
 }
