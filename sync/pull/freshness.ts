@@ -37,6 +37,15 @@ export const BOUND_OF: Record<RotationScope, keyof FreshnessBounds> = {
 };
 
 /**
+ * The hours a rotation plans for. The history windows find a deletion only when a whole cycle
+ * over them completes after it, which can take up to two cycles: they cycle in half the bound.
+ */
+export function plannedBoundHours(scope: RotationScope, bounds: FreshnessBounds): number {
+  const bound = bounds[BOUND_OF[scope]];
+  return scope === 'hours_window' ? bound / 2 : bound;
+}
+
+/**
  * A rotation plans for a bound this much shorter than its own, so the syncs' jitter (a sync
  * that runs late, a budget spent by the outbox) does not push an item past its bound.
  */

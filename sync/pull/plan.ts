@@ -3,7 +3,13 @@
 // request budget goes. Rotations are asked in the order of how much they matter now.
 import { addDays, format } from 'date-fns';
 import type { PullContext } from './context';
-import { BOUND_OF, ITEM_COST, earnedShare, keepShare, type RotationScope } from './freshness';
+import {
+  ITEM_COST,
+  earnedShare,
+  keepShare,
+  plannedBoundHours,
+  type RotationScope,
+} from './freshness';
 import { formOwnerKey, type FormOwner } from './collections/forms';
 import { historyWindows } from './collections/hours';
 import { readState } from './state';
@@ -231,7 +237,7 @@ function rotate<T extends string>(
   }
   const { sqlite } = ctx.replica;
   const now = ctx.options.now();
-  const bound = ctx.options.freshnessHours[BOUND_OF[scope]];
+  const bound = plannedBoundHours(scope, ctx.options.freshnessHours);
   const share = earnedShare(
     sqlite,
     scope,

@@ -57,23 +57,37 @@ export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
     onProgress: (event) => input.onProgress?.({ collection: 'outbox', ...event }),
   });
   const full = input.full ?? false;
-  const pull = input.pushOnly
-    ? pushOnlySummary(input.profile, outbox, startedAt)
-    : await runSync({
-        api: input.api,
-        replica: input.replica,
-        options: { ...input.options, profile: input.profile, full },
-        ...(full ? {} : { budget: pullBudget(options, outbox.requests) }),
-        ...(input.paceRequestsPerMinute === undefined
-          ? {}
-          : { paceRequestsPerMinute: input.paceRequestsPerMinute }),
-        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
+  const pace = input.paceRequestsPerMinute ?? input.api.pace;
+  // This computer's clock less the service's, from the pull's answers (HTTP dates are whole seconds).
+  let clockSkewSeconds: number | undefined;
+  const stopObserving = input.api.observeRequests((event) => {
+    if (!event.serverDate) return;
+    const local = Date.now() - event.ms / 2;
+    clockSkewSeconds = Math.round((local - event.serverDate.getTime()) / 1000);
+  });
+  let pull: SyncSummary;
+  try {
+    pull = input.pushOnly
+      ? pushOnlySummary(input.profile, outbox, startedAt)
+      : await runSync({
+          api: input.api,
+          replica: input.replica,
+          options: { ...input.options, profile: input.profile, full },
+          ...(full ? {} : { budget: pullBudget(options, outbox.requests) }),
+          ...(pace === undefined ? {} : { paceRequestsPerMinute: pace }),
+          ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+          ...(input.signal ? { signal: input.signal } : {}),
+        });
+  } finally {
+    stopObserving();
+  }
   return {
     ...pull,
     outbox,
     ok: pull.ok && outbox.parked === 0 && !outbox.pausedForLogin,
+    ...(clockSkewSeconds !== undefined && Math.abs(clockSkewSeconds) > 2
+      ? { clockSkewSeconds }
+      : {}),
   };
 }
 

@@ -1,0 +1,203 @@
+// The request budget of a sync against the sandbox: a first sync is usable within it, the outbox
+// is pushed first even when the budget is small, a pace that would overrun the slot stops the
+// pull early keeping what it applied, and an on-demand refresh brings an opened course at once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/server';
+import { createApiClient, staticToken, type ApiClient } from '../../sync/api';
+import { openReplica, type Replica } from '../../sync/db/open';
+import { callOrThrow, createDispatcher } from '../../sync/dispatch';
+import { runSync } from '../../sync/pull/engine';
+import { createRefresher } from '../../sync/pull/refresh';
+import { syncOnce } from '../../sync/scheduler/sync-once';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+describe('the request budget', () => {
+  let sandbox: Sandbox;
+  let dir: string;
+  let api: ApiClient;
+  let file = 0;
+  const freshReplica = () => openReplica(join(dir, `replica-${(file += 1)}.sqlite`));
+  const count = (replica: Replica, sql: string, ...params: unknown[]) =>
+    replica.sqlite
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 8 });
+    dir = mkdtempSync(join(tmpdir(), 'vorort-budget-'));
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    api = createApiClient({ baseUrl: sandbox.baseUrl, tokens: staticToken(office.accessToken) });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives a usable replica in the first sync: people, own and recent hours, courses, the near window’s participants', async () => {
+    const replica = freshReplica();
+    try {
+      const summary = await runSync({ api, replica, options: { profile: 'office' } });
+      expect(summary.ok).toBe(true);
+      expect(summary.requests).toBeLessThanOrEqual(150);
+      expect(summary.budget).toMatchObject({ limit: 150, stoppedEarly: null });
+      expect(count(replica, 'SELECT count(*) FROM users')).toBe(sandbox.store.count('user'));
+      expect(count(replica, 'SELECT count(*) FROM courses')).toBeGreaterThan(50);
+      const today = new Date().toISOString().slice(0, 10);
+      const recentHours = count(
+        replica,
+        'SELECT count(*) FROM helferstunden WHERE von >= date(?, ?)',
+        today,
+        '-2 months',
+      );
+      expect(recentHours).toBeGreaterThan(0);
+      // Every course of the near window has its participants, confirmed now.
+      const near = replica.sqlite
+        .prepare(
+          `SELECT id FROM courses WHERE last_date >= date(?, '-7 days') AND first_date < date(?, '+15 days')`,
+        )
+        .pluck()
+        .all(today, today) as string[];
+      expect(near.length).toBeGreaterThan(0);
+      const dispatcher = createDispatcher(replica);
+      for (const id of near) {
+        const course = await callOrThrow(dispatcher, 'courses.get', { id });
+        expect(course?.confirmedAt, id).not.toBeNull();
+        const expected = sandbox.store.related('participation', 'course', id).length;
+        expect(count(replica, 'SELECT count(*) FROM participations WHERE course_id = ?', id)).toBe(
+          expected,
+        );
+      }
+      // The rest comes on rotation, and says so.
+      const status = await callOrThrow(dispatcher, 'sync.status', {});
+      const courses = status.freshness.find((f) => f.rotation === 'course')!;
+      expect(courses.confirmed).toBeLessThan(courses.items);
+      expect(courses.confirmed).toBeGreaterThanOrEqual(near.length);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('pushes the outbox first and in full even when the budget is small; the pull gets what is left', async () => {
+    const replica = freshReplica();
+    try {
+      await runSync({ api, replica, options: { profile: 'office', full: true } });
+      const dispatcher = createDispatcher(replica);
+      for (let i = 0; i < 6; i += 1)
+        await callOrThrow(dispatcher, 'kalender.create', { attributes: { name: `Budget ${i}` } });
+      const summary = await syncOnce({
+        api,
+        replica,
+        profile: 'office',
+        options: { requestBudget: 4 },
+      });
+      expect(summary.outbox.done).toBe(6);
+      expect(summary.outbox.requests).toBeGreaterThanOrEqual(6);
+      // Nothing was left for the pull: it stopped at once, keeping the replica as it was.
+      expect(summary.budget.limit).toBe(0);
+      expect(summary.budget.stoppedEarly).toBe('budget');
+      expect(summary.requests).toBe(0);
+      expect(count(replica, "SELECT count(*) FROM outbox WHERE state <> 'done'")).toBe(0);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('stops before its pace would run past the slot, keeping what it applied', async () => {
+    const replica = freshReplica();
+    try {
+      // A client paced at 10 requests a second and a 1.5-second slot: room for about 15 requests,
+      // fewer than a first sync at this scale wants.
+      const office = sandbox.users.find((u) => u.role === 'office')!;
+      const paced = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(office.accessToken),
+        pace: 600,
+      });
+      const summary = await runSync({
+        api: paced,
+        replica,
+        options: { profile: 'office', intervalSeconds: 1.5 },
+        paceRequestsPerMinute: paced.pace,
+      });
+      expect(summary.ok).toBe(true);
+      expect(summary.budget.stoppedEarly).toBe('slot');
+      expect(summary.requests).toBeLessThanOrEqual(17);
+      expect(summary.seconds).toBeLessThan(4);
+      expect(Object.values(summary.budget.deferred).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(count(replica, 'SELECT count(*) FROM users')).toBeGreaterThan(0);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('refreshes an opened course at once, outside the budget, at most once a minute', async () => {
+    const replica = freshReplica();
+    try {
+      await runSync({ api, replica, options: { profile: 'office' } });
+      // A course far from today: not in the near window, not yet on the rotation.
+      const far = replica.sqlite
+        .prepare(
+          `SELECT c.id FROM courses c WHERE c.first_date > date('now', '+60 days')
+           AND NOT EXISTS (SELECT 1 FROM confirmations f WHERE f.scope = 'course' AND f.id = c.id)
+           ORDER BY c.first_date LIMIT 1`,
+        )
+        .pluck()
+        .get() as string;
+      expect(far).toBeDefined();
+      const participation = sandbox.store.related('participation', 'course', far)[0]!;
+      sandbox.store.put({
+        ...participation,
+        attributes: { ...participation.attributes, last_name: 'Frisch' },
+      });
+      const refresher = createRefresher({ api, replica, options: { profile: 'office' } });
+      const dispatcher = createDispatcher(replica, { refresher });
+      const before = await callOrThrow(dispatcher, 'courses.get', { id: far });
+      expect(before?.confirmedAt).toBeNull();
+
+      const refreshed = await callOrThrow(dispatcher, 'sync.refresh', { kind: 'course', id: far });
+      expect(refreshed).toMatchObject({ kind: 'course', id: far, refreshed: true, gone: false });
+      expect(refreshed.requests).toBe(2); // participants and custom fields
+      const participants = await callOrThrow(dispatcher, 'participations.list', { courseId: far });
+      expect(participants.map((p) => p.lastName)).toContain('Frisch');
+      // The screen's "as of": the older of the course's listing and its participants' refresh.
+      const after = await callOrThrow(dispatcher, 'courses.get', { id: far });
+      expect(after?.confirmedAt).not.toBeNull();
+      expect(after!.confirmedAt! <= refreshed.confirmedAt!).toBe(true);
+
+      // Again within the minute: nothing is sent.
+      const again = await callOrThrow(dispatcher, 'sync.refresh', { kind: 'course', id: far });
+      expect(again).toMatchObject({
+        refreshed: false,
+        requests: 0,
+        confirmedAt: refreshed.confirmedAt,
+      });
+
+      const person = replica.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get() as string;
+      const personRefresh = await callOrThrow(dispatcher, 'sync.refresh', {
+        kind: 'person',
+        id: person,
+      });
+      expect(personRefresh.refreshed).toBe(true);
+      const detail = await callOrThrow(dispatcher, 'personnel.get', { id: person });
+      expect(detail?.ueberpruefungen.length).toBe(
+        sandbox.store.related('ueberpruefung', 'user', person).length,
+      );
+
+      // Without a connection the command says so in words.
+      const offline = await createDispatcher(replica).call('sync.refresh', {
+        kind: 'course',
+        id: far,
+      });
+      expect(offline).toMatchObject({ ok: false, error: { code: 'offline' } });
+      const invalid = await dispatcher.call('sync.refresh', { kind: 'planet', id: far });
+      expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    } finally {
+      await replica.close();
+    }
+  });
+});
