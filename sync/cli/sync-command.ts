@@ -35,6 +35,7 @@ interface SyncCommandOptions {
   db: string;
   profile: string;
   full?: boolean;
+  budget?: string;
   json?: boolean;
   requestsPerMinute?: string;
   pace?: string;
@@ -76,7 +77,11 @@ export function registerSyncCommand(program: Command): void {
     )
     .option(
       '--full',
-      'full id scan of every collection (finds deletions) and refresh of every person',
+      'everything at once, outside the budget: every collection whole, every person and course (finds deletions at once)',
+    )
+    .option(
+      '--budget <requests>',
+      'requests one sync may send, the outbox first (default: 150, a service paced at 30 a minute synced every 5 minutes); the rest waits for the next sync',
     )
     .option('--pace <rate>', PACE_OPTION_HELP)
     .option('--requests-per-minute <n>', 'the same as --pace N (kept for scripts)')
@@ -160,6 +165,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
         profile: setup.profile,
         full: options.full ?? false,
         pushOnly: options.pushOnly ?? false,
+        options: budgetOption(options),
         onProgress: (event) => progress.update(event),
         signal: signals.signal,
       });
@@ -305,6 +311,7 @@ async function watchCommand(options: SyncCommandOptions): Promise<number> {
       profile: setup.profile,
       baseUrl: setup.baseUrl,
       intervalMs: intervalMinutes * 60_000,
+      syncOptions: budgetOption(options),
       onProgress: (event) => progress?.update(event),
       onState: (state) => {
         if (state.phase === 'syncing')
@@ -500,6 +507,8 @@ export function missingLines(summary: SyncSummary): string[] {
     lines.push(
       `${count(unreadable)} unreadable ${unreadable === 1 ? 'record' : 'records'} quarantined and asked for again next sync (vorort status --json counts them per collection)`,
     );
+  const budget = budgetWords(summary.budget);
+  if (budget) lines.push(budget);
   let courseModuleSaid = false;
   for (const area of summary.unavailable) {
     if (area.reason === 'unlicensed' && COURSE_MODULE_COLLECTIONS.has(area.collection)) {
@@ -512,6 +521,36 @@ export function missingLines(summary: SyncSummary): string[] {
     }
   }
   return lines;
+}
+
+const DEFERRED_WORDS: Record<string, string> = {
+  course: 'courses',
+  forms: 'form lists',
+  person: 'people',
+  trainings: 'people’s trainings',
+  client: 'clients',
+  hours_window: 'history windows of the hours',
+  reference: 'reference lists',
+};
+
+/** "the budget of 150 requests was spent; left for the next syncs: 12 courses, 3 people (--budget to change)". */
+export function budgetWords(budget: SyncSummary['budget'] | undefined): string | undefined {
+  if (!budget?.stoppedEarly) return undefined;
+  const left = Object.entries(budget.deferred)
+    .map(([what, n]) => `${count(n)} ${DEFERRED_WORDS[what] ?? collectionLabel(what)}`)
+    .join(', ');
+  const why =
+    budget.stoppedEarly === 'budget'
+      ? `the budget of ${count(budget.limit ?? 0)} requests was spent (--budget to change)`
+      : 'the next sync is due before more could be sent at the client’s pace';
+  return `${why}; left for the next syncs: ${left || 'nothing planned'}`;
+}
+
+/** --budget as the pull's option (the default stays when it is not given). */
+function budgetOption(options: SyncCommandOptions): { requestBudget?: number } {
+  return options.budget === undefined
+    ? {}
+    : { requestBudget: parsePositiveInt(options.budget, '--budget') };
 }
 
 /** --token or --token-file, exactly one. */
