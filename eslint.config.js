@@ -14,6 +14,27 @@ function room(files, ...groups) {
   return { files, rules: { 'no-restricted-imports': ['error', { patterns: groups }] } };
 }
 
+/** The sync room's rule for each part of sync/, with the parts it must not import added. */
+function syncParts(parts) {
+  return parts.map(([part, above]) => ({
+    ...room(
+      part === 'contract'
+        ? ['sync/contract/**', 'sync/contract.ts', 'sync/core-error.ts']
+        : [`sync/${part}/**`],
+      ui,
+      electronHost,
+      never(['**/sandbox/**'], 'sync/ must not depend on the sandbox'),
+      never(
+        above.flatMap((name) =>
+          [`./`, `../`, `../../`].flatMap((up) => [`${up}${name}`, `${up}${name}/**`]),
+        ),
+        `sync/${part} is below ${above.join(', ')}: it may not import them (shared DESIGN.md, rooms)`,
+      ),
+    ),
+    ignores: ['**/*.test.ts'],
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'coverage/**', 'test-artifacts/**'] },
   js.configs.recommended,
@@ -55,6 +76,21 @@ export default tseslint.config(
     electronHost,
     never(['**/sync/**'], 'the sandbox must not share the client’s code (or its bugs)'),
   ),
+  // The parts of sync/, lowest first: each may import only the parts below it (tests may cross).
+  ...syncParts([
+    [
+      'contract',
+      ['api', 'auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli'],
+    ],
+    ['api', ['auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
+    ['auth', ['db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
+    ['db', ['auth', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
+    ['outbox', ['auth', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
+    ['pull', ['queries', 'dispatch', 'scheduler', 'cli']],
+    ['queries', ['dispatch', 'scheduler', 'cli']],
+    ['dispatch', ['scheduler', 'cli']],
+    ['scheduler', ['dispatch', 'cli']],
+  ]),
   room(['electron/**'], ui),
   room(
     ['renderer/**'],

@@ -22,6 +22,14 @@ describe('room boundaries', () => {
     ['renderer/x.ts', "import { value } from '../sync/db/open';"],
     ['renderer/x.ts', "import { value } from 'node:fs';"],
     ['sync/api/x.test.ts', "import { value } from '../../sandbox/data/memory-store';"],
+    // The parts of sync/: each only what lies below it.
+    ['sync/outbox/x.ts', "import { value } from '../pull/engine';"],
+    ['sync/pull/x.ts', "import { value } from '../queries';"],
+    ['sync/pull/collections/x.ts', "import { value } from '../../scheduler/sync-once';"],
+    ['sync/db/x.ts', "import { value } from '../outbox/write';"],
+    ['sync/api/x.ts', "import { value } from '../db/open';"],
+    ['sync/contract.ts', "import { value } from './db/open';"],
+    ['sync/queries/x.ts', "import { value } from '../dispatch';"],
   ])('%s may not %s', async (file, line) => {
     expect(await roomErrors(file, line)).not.toEqual([]);
   });
@@ -31,6 +39,9 @@ describe('room boundaries', () => {
     ['electron/x.ts', "import { value } from '../sync/contract';"],
     ['sync/api/x.test.ts', "import { value } from '../../sandbox/server';"],
     ['test/x.test.ts', "import { value } from '../sandbox/data/memory-store';"],
+    ['sync/pull/x.ts', "import { value } from '../outbox/conflicts';"],
+    ['sync/cli/x.ts', "import { value } from '../scheduler/sync-once';"],
+    ['sync/db/x.test.ts', "import { value } from '../pull/engine';"],
   ])('%s may %s', async (file, line) => {
     expect(await roomErrors(file, line)).toEqual([]);
   });
