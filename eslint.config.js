@@ -8,6 +8,7 @@ const ui = never(
   'the UI lives in renderer/ only',
 );
 const electronHost = never(['electron', '**/electron/**'], 'only electron/ may use Electron');
+const noSandbox = never(['**/sandbox/**'], 'sync/ must not depend on the sandbox');
 
 /** One restricted-imports rule per room: what each folder must never import. */
 function room(files, ...groups) {
@@ -23,7 +24,7 @@ function syncParts(parts) {
         : [`sync/${part}/**`],
       ui,
       electronHost,
-      never(['**/sandbox/**'], 'sync/ must not depend on the sandbox'),
+      noSandbox,
       never(
         above.flatMap((name) =>
           [`./`, `../`, `../../`].flatMap((up) => [`${up}${name}`, `${up}${name}/**`]),
@@ -54,12 +55,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  room(
-    ['sync/**'],
-    ui,
-    electronHost,
-    never(['**/sandbox/**'], 'sync/ must not depend on the sandbox'),
-  ),
+  room(['sync/**'], ui, electronHost, noSandbox),
   // Tests beside the core start the real sandbox (no mocks of the service): its entry point only.
   room(
     ['sync/**/*.test.ts'],
