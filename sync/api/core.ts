@@ -94,7 +94,9 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
         return { response, origin, digest, document: null };
       try {
         if (response.body.trim() === '') throw malformed(origin, 'the body is empty');
-        return { response, origin, digest, document: parseEnvelope(response.body, origin) };
+        const document = parseEnvelope(response.body, origin);
+        // The text is not needed once parsed: a 21 MB answer should not stay alive beside its tree.
+        return { response: { ...response, body: '' }, origin, digest, document };
       } catch (error) {
         if (!(error instanceof ApiError) || retry >= MALFORMED_ANSWER_RETRIES) throw error;
         await pause(retryDelayMs(retry, undefined, backoff), signal, url);
@@ -160,26 +162,12 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
           };
           return;
         }
-        if (!Array.isArray(document.data))
-          throw malformed(origin, 'data: expected a list of resources');
-        const next = nextPage(document, origin);
-        const data = readResources(
-          document.data,
+        const read: { page: Page<z.infer<typeof schema>>; next: URL | null } = readListPage(
+          fetched,
           schema as z.ZodType<z.infer<typeof schema>>,
-          origin,
-          'data',
+          url,
         );
-        const included = readResources<Resource>(document.included ?? [], null, origin, 'included');
-        const page = {
-          data: data.items,
-          included: included.items,
-          quarantined: [...data.quarantined, ...included.quarantined],
-          conversions: data.conversions + included.conversions,
-          meta: document.meta,
-          serverDate: response.serverDate,
-          url: url.href,
-          ...(digest === undefined ? {} : { digest }),
-        };
+        const { page, next } = read;
         if (next !== null && seen.has(next.href))
           throw malformed(origin, `links.next leads back to ${next.href}`);
         yield page;
@@ -211,6 +199,45 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
       return parseWriteAnswer(response, { method, url: url.href, status: response.status });
     },
   };
+
+  /**
+   * One page of a list, read from its document. The raw resources are let go as they are read
+   * (and the document with this frame), so a large answer is not held twice while it is applied.
+   */
+  function readListPage<T>(
+    fetched: {
+      response: { serverDate: Date | null };
+      origin: Origin;
+      digest?: string;
+      document: Envelope;
+    },
+    schema: z.ZodType<T>,
+    url: URL,
+  ): { page: Page<T>; next: URL | null } {
+    const { response, origin, digest, document } = fetched;
+    if (!Array.isArray(document.data))
+      throw malformed(origin, 'data: expected a list of resources');
+    const next: URL | null = nextPage(document, origin);
+    const data = readResources(document.data, schema, origin, 'data', true);
+    const included = readResources<Resource>(
+      document.included ?? [],
+      null,
+      origin,
+      'included',
+      true,
+    );
+    const page = {
+      data: data.items,
+      included: included.items,
+      quarantined: [...data.quarantined, ...included.quarantined],
+      conversions: data.conversions + included.conversions,
+      meta: document.meta,
+      serverDate: response.serverDate,
+      url: url.href,
+      ...(digest === undefined ? {} : { digest }),
+    };
+    return { page, next };
+  }
 
   function nextPage(document: Envelope, origin: Origin): URL | null {
     const href = linkHref(document.links?.next);

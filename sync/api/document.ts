@@ -100,11 +100,14 @@ export function readResources<T>(
   schema: z.ZodType<T> | null,
   origin: Origin,
   where: string,
+  /** Let each raw value go once read (`values` is a parse result nobody else holds). */
+  release = false,
 ): ReadResources<T> {
   const items: T[] = [];
   const quarantined: QuarantinedRecord[] = [];
   let conversions = 0;
   values.forEach((value, index) => {
+    if (release) (values as unknown[])[index] = null;
     const at = `${where}[${index}]`;
     const { type, id } = identityOf(value, origin, at);
     const read = countConversions(() => (schema ?? schemaOfType(value)).safeParse(value));
