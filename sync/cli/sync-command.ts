@@ -478,14 +478,18 @@ function syncedLine(summary: SyncOnceSummary, state: SchedulerState): string {
   if (state.parked) parts.push(`${count(state.parked)} parked (vorort queue list)`);
   if (state.conflicts) parts.push(`${count(state.conflicts)} conflicts`);
   if (summary.budget?.stoppedEarly)
-    parts.push('the rest in the next syncs (request budget used up)');
+    parts.push(
+      summary.budget.stoppedEarly === 'budget'
+        ? 'the rest in the next syncs (request budget used up)'
+        : 'the rest in the next syncs (the next sync was due)',
+    );
   return `synced: ${parts.join(', ')}; next at ${clock(state.nextAttemptAt)}`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** What is not in the replica after this sync, in words: the summary's last lines. */
-export function missingLines(summary: SyncSummary): string[] {
+export function missingLines(summary: SyncSummary & { outbox?: PushSummary }): string[] {
   const lines: string[] = [];
   for (const [collection, result] of Object.entries(summary.collections)) {
     if (result.remaining)
@@ -507,7 +511,7 @@ export function missingLines(summary: SyncSummary): string[] {
     lines.push(
       `${count(unreadable)} unreadable ${unreadable === 1 ? 'record' : 'records'} quarantined and asked for again next sync (vorort status --json counts them per collection)`,
     );
-  const budget = budgetWords(summary.budget);
+  const budget = budgetWords(summary.budget, summary.outbox?.requests);
   if (budget) lines.push(budget);
   let courseModuleSaid = false;
   for (const area of summary.unavailable) {
@@ -533,15 +537,18 @@ const DEFERRED_WORDS: Record<string, string> = {
   reference: 'reference lists',
 };
 
-/** "the budget of 150 requests was spent; left for the next syncs: 12 courses, 3 people (--budget to change)". */
-export function budgetWords(budget: SyncSummary['budget'] | undefined): string | undefined {
+/** "the pull's 150 requests of the budget were spent (--budget to change); left for the next syncs: 12 courses, 3 people". */
+export function budgetWords(
+  budget: SyncSummary['budget'] | undefined,
+  outboxRequests = 0,
+): string | undefined {
   if (!budget?.stoppedEarly) return undefined;
   const left = Object.entries(budget.deferred)
     .map(([what, n]) => `${count(n)} ${DEFERRED_WORDS[what] ?? collectionLabel(what)}`)
     .join(', ');
   const why =
     budget.stoppedEarly === 'budget'
-      ? `the budget of ${count(budget.limit ?? 0)} requests was spent (--budget to change)`
+      ? `the pull's ${count(budget.limit ?? 0)} requests of the budget were spent${outboxRequests ? ` (the outbox took ${count(outboxRequests)} before)` : ''} (--budget to change)`
       : 'the next sync is due before more could be sent at the client’s pace';
   return `${why}; left for the next syncs: ${left || 'nothing planned'}`;
 }
@@ -585,7 +592,7 @@ function printSummary(
       ? 'done, but not everything is in the replica yet'
       : 'finished';
   print(
-    `Sync (${summary.profile}) ${state}: ${count(summary.records)} records, ${count(summary.requests)} requests, ${summary.seconds.toFixed(1)} s`,
+    `Sync (${summary.profile}) ${state}: ${count(summary.records)} records, ${count(summary.requests + (summary.outbox?.requests ?? 0))} requests, ${summary.seconds.toFixed(1)} s`,
   );
   for (const [collection, result] of Object.entries(summary.collections)) {
     const note = result.skipped

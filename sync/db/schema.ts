@@ -393,7 +393,8 @@ export interface Database {
 export interface ConfirmationsTable {
   scope: string;
   id: string;
-  confirmed_at: string;
+  confirmed_at: string | null;
+  tried_at: string | null;
 }
 
 export interface RotationsTable {

@@ -70,9 +70,12 @@ export class RequestBudget {
     if (items > 0) this.deferred.set(what, (this.deferred.get(what) ?? 0) + items);
   }
 
-  /** Whether the sync has already run out of budget or time (later work need not ask). */
-  exhausted(): boolean {
-    return this.refusal(1) !== null;
+  /**
+   * Whether more was sent than the budget allows (retries, 429s and paged answers cost more than
+   * was reserved): planned work that has not started yet then waits for the next sync.
+   */
+  overspent(): boolean {
+    return this.options.limit !== null && this.sent >= this.options.limit;
   }
 
   report(): BudgetReport {
@@ -95,6 +98,17 @@ export class RequestBudget {
     return elapsed + queued > slotMs ? 'slot' : null;
   }
 }
+
+/**
+ * The budget of a sync every `intervalSeconds` at `pace` requests a minute (the real service's
+ * 30 when the client keeps none): the default 150 is 30 a minute over 5 minutes.
+ */
+export function budgetFor(intervalSeconds: number, pace = DEFAULT_BUDGET_PACE): number {
+  return Math.max(1, Math.round((pace * intervalSeconds) / 60));
+}
+
+/** The pace the default budget assumes: the real service's public clients keep to it. */
+const DEFAULT_BUDGET_PACE = 30;
 
 /** What the pull may spend after the push of the outbox (which always goes first and is never cut). */
 export function pullBudget(

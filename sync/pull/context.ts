@@ -326,6 +326,26 @@ export function watermarkAt(ctx: PullContext, serverDate: Date | null): string |
   return new Date(serverDate.getTime() - ctx.options.overlapSeconds * 1000).toISOString();
 }
 
+/** Who sent a request: a sync or a refresh (they may share one client). */
+const requestOwner = new AsyncLocalStorage<object>();
+
+/** Runs `work`, calling `onRequest` for the requests sent inside it only. */
+export async function countingOwnRequests<T>(
+  api: ApiClient,
+  onRequest: () => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  const owner = {};
+  const stop = api.observeRequests(() => {
+    if (requestOwner.getStore() === owner) onRequest();
+  });
+  try {
+    return await requestOwner.run(owner, work);
+  } finally {
+    stop();
+  }
+}
+
 /** The requests of the collection whose strategy is running (collections run side by side). */
 const collectionRequests = new AsyncLocalStorage<{ count: number }>();
 
@@ -400,7 +420,7 @@ export async function runCollection(
 }
 
 /** 403 or 423: the account may not read this area, or the organisation has not licensed it. */
-function isSkip(error: unknown): error is ApiError & { kind: 'forbidden' | 'unlicensed' } {
+export function isSkip(error: unknown): error is ApiError & { kind: 'forbidden' | 'unlicensed' } {
   return error instanceof ApiError && (error.kind === 'unlicensed' || error.kind === 'forbidden');
 }
 

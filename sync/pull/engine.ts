@@ -14,7 +14,7 @@ import {
   uvtRow,
 } from '../db/rows';
 import type { CollectionResult, PullContext } from './context';
-import { countCollectionRequest, createPullContext } from './context';
+import { countCollectionRequest, countingOwnRequests, createPullContext } from './context';
 import { RequestBudget, type BudgetReport } from './budget';
 import { pullCourseChildren, pullCourses } from './collections/courses';
 import { pullClientParticipants } from './collections/client-participants';
@@ -24,6 +24,7 @@ import { pullPersonDetails } from './collections/person-details';
 import { pullEndpointTrainings, pullPersonal } from './collections/personal';
 import { pullSingleton, pullWhole } from './collections/whole';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
+import { forgetGoneItems } from './freshness';
 import { planPerParent, planPersonalScan, planReference, type ReferenceCollection } from './plan';
 import { pruneOrphans } from './quarantine';
 import { readState, setMeta, writeState } from './state';
@@ -98,11 +99,6 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     ...(input.paceRequestsPerMinute ? { paceRequestsPerMinute: input.paceRequestsPerMinute } : {}),
     ...(options.full ? {} : { slotMs: options.intervalSeconds * 1000 }),
   });
-  const stopObserving = input.api.observeRequests(() => {
-    requests += 1;
-    budget.observe();
-    countCollectionRequest();
-  });
   const ctx = createPullContext({
     api: input.api,
     replica: input.replica,
@@ -119,9 +115,17 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   }) as number;
   input.replica.sqlite.pragma('wal_autocheckpoint = 0');
   try {
-    await pullEverything(ctx, stop);
+    // Only this sync's requests count (an on-demand refresh may share the client meanwhile).
+    await countingOwnRequests(
+      input.api,
+      () => {
+        requests += 1;
+        budget.observe();
+        countCollectionRequest();
+      },
+      () => pullEverything(ctx, stop),
+    );
   } finally {
-    stopObserving();
     input.signal?.removeEventListener('abort', forwardAbort);
     input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
     input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');
@@ -163,7 +167,8 @@ async function pullEverything(ctx: PullContext, stop: AbortController): Promise<
   await runLanes(stop, [
     async () => {
       if (!courseModule) return;
-      if (!ctx.results.get('courses')?.skipped) await pullCourseChildren(ctx, plan.courses);
+      if (!ctx.results.get('courses')?.skipped)
+        await pullCourseChildren(ctx, plan.nearCourses, plan.courses);
       await pullForms(ctx, plan.forms);
       if (
         ctx.options.profile === 'office' &&
@@ -330,6 +335,7 @@ function finish(
     return index === -1 ? SUMMARY_ORDER.length : index;
   };
   pruneOrphans(ctx);
+  forgetGoneItems(replica.sqlite);
   const collections = Object.fromEntries([...ctx.results].sort(([a], [b]) => rank(a) - rank(b)));
   const results = Object.values(collections);
   const summary: SyncSummary = {

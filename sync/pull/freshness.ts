@@ -79,15 +79,36 @@ export function confirmedAt(
   );
 }
 
-/** Confirmations whose item is gone from the replica (a deleted course, a person who left). */
-export function forgetConfirmations(
+/** Notes that a sync asks for these items now: one that keeps failing goes to the back of its rotation. */
+export function markTried(
   sqlite: BetterSqlite3.Database,
   scope: RotationScope,
-  existing: string,
+  ids: readonly string[],
+  at: string,
 ): void {
-  sqlite
-    .prepare(`DELETE FROM confirmations WHERE scope = ? AND id NOT IN (${existing})`)
-    .run(scope);
+  if (ids.length === 0) return;
+  const statement = sqlite.prepare(
+    `INSERT INTO confirmations (scope, id, tried_at) VALUES (?, ?, ?)
+     ON CONFLICT (scope, id) DO UPDATE SET tried_at = excluded.tried_at`,
+  );
+  sqlite.transaction(() => ids.forEach((id) => statement.run(scope, id, at)))();
+}
+
+/** SQL: when the item `f` was last asked for or confirmed, '' for never (least recent first). */
+export const LAST_TOUCHED = "max(coalesce(f.tried_at, ''), coalesce(f.confirmed_at, ''))";
+
+/** Forgets the confirmations of items that left the replica (a deleted course, a person who left). */
+export function forgetGoneItems(sqlite: BetterSqlite3.Database): void {
+  const items: Partial<Record<RotationScope, string>> = {
+    course: 'SELECT id FROM courses',
+    person: 'SELECT id FROM users',
+    trainings: 'SELECT id FROM users',
+    client: 'SELECT id FROM clients',
+  };
+  for (const [scope, existing] of Object.entries(items))
+    sqlite
+      .prepare(`DELETE FROM confirmations WHERE scope = ? AND id NOT IN (${existing})`)
+      .run(scope);
 }
 
 /**

@@ -5,17 +5,22 @@ import { addDays, format } from 'date-fns';
 import type { PullContext } from './context';
 import {
   ITEM_COST,
+  LAST_TOUCHED,
   earnedShare,
   keepShare,
+  markTried,
   plannedBoundHours,
   type RotationScope,
 } from './freshness';
+import { courseWindow } from './collections/courses';
 import { formOwnerKey, type FormOwner } from './collections/forms';
 import { historyWindows } from './collections/hours';
 import { readState } from './state';
 
 export interface PerParentPlan {
-  /** Courses whose participants and custom fields come in this sync (near window first). */
+  /** Courses of the near window whose participants and custom fields come in this sync. */
+  nearCourses: string[];
+  /** The course rotation's share of the rest of the course window. */
   courses: string[];
   forms: FormOwner[];
   people: string[];
@@ -99,7 +104,7 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
   const office = ctx.options.profile === 'office';
   const now = ctx.options.now();
   const today = ctx.options.today();
-  const byConfirmation = (scope: RotationScope) =>
+  const touched = (scope: RotationScope) =>
     `LEFT JOIN confirmations f ON f.scope = '${scope}' AND f.id = `;
   const all = <T>(sql: string, ...params: unknown[]) =>
     sqlite
@@ -111,7 +116,7 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
   const nearFrom = format(addDays(today, -ctx.options.nearWindowDaysBack), 'yyyy-MM-dd');
   const nearUntil = format(addDays(today, ctx.options.nearWindowDaysAhead + 1), 'yyyy-MM-dd');
   const near = all<string>(
-    `SELECT c.id FROM courses c ${byConfirmation('course')} c.id
+    `SELECT c.id FROM courses c ${touched('course')} c.id
      WHERE c.last_date >= ? AND c.first_date < ? AND c.id NOT LIKE 'local-%'
        AND (f.confirmed_at IS NULL OR f.confirmed_at < ?)
      ORDER BY c.first_date`,
@@ -121,35 +126,41 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
       now.getTime() -
         Math.min(NEAR_WINDOW_MIN_AGE_MS, ctx.options.freshnessHours.courses * 3_600_000),
     ).toISOString(),
-  );
-  const courses = near.filter(
-    () => ctx.options.full || ctx.budget.take(ITEM_COST.course, 'course'),
-  );
+  ).filter(() => ctx.options.full || ctx.budget.take(ITEM_COST.course, 'course'));
 
-  // Tier 3b: the rotations, in the order of how much they matter now.
+  // Tier 3b: the rotations, in the order of how much they matter now. A course without dates
+  // is in no window but still on the rotation; one that slid out of the course window is not.
   const day = format(today, 'yyyy-MM-dd');
-  const otherCourses = all<string>(
-    `SELECT c.id FROM courses c ${byConfirmation('course')} c.id
-     WHERE NOT (c.last_date >= ? AND c.first_date < ?) AND c.id NOT LIKE 'local-%'
-     ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at,
-       abs(julianday(substr(coalesce(c.first_date, '1970-01-01'), 1, 10)) - julianday(?))`,
-    nearFrom,
-    nearUntil,
-    day,
+  const window = courseWindow(ctx.options);
+  const courses = rotate(
+    ctx,
+    'course',
+    all<string>(
+      `SELECT c.id FROM courses c ${touched('course')} c.id
+       WHERE NOT coalesce(c.last_date >= ? AND c.first_date < ?, 0)
+         AND coalesce(c.last_date >= ? AND c.first_date <= ?, 1) AND c.id NOT LIKE 'local-%'
+       ORDER BY ${LAST_TOUCHED},
+         abs(julianday(substr(coalesce(c.first_date, ?), 1, 10)) - julianday(?))`,
+      nearFrom,
+      nearUntil,
+      window.from,
+      `${window.until}T99`,
+      day,
+      day,
+    ),
   );
-  courses.push(...rotate(ctx, 'course', otherCourses));
 
   // The own records never confirmed yet come at once (tier 2): a trainer's own checks and forms.
   const ownPerson = ownNeverConfirmed(ctx, 'person', ctx.selfId);
   const ownForms = ownNeverConfirmed(ctx, 'forms', ctx.selfId && `u:${ctx.selfId}`);
-  const peopleWhere = office ? '1 = 1' : 'u.id = ?';
   const people = rotate(
     ctx,
     'person',
     ownPerson,
     all<string>(
-      `SELECT u.id FROM users u ${byConfirmation('person')} u.id
-       WHERE ${peopleWhere} AND u.id NOT LIKE 'local-%' ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at, u.id`,
+      `SELECT u.id FROM users u ${touched('person')} u.id
+       WHERE ${office ? '1 = 1' : 'u.id = ?'} AND u.id NOT LIKE 'local-%'
+       ORDER BY ${LAST_TOUCHED}, u.id`,
       ...(office ? [] : [ctx.selfId]),
     ),
   );
@@ -161,15 +172,15 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
       day,
     ).map((id) => ({ typ: 'k' as const, id })),
   ];
-  const formAges = new Map(
+  const formsTouched = new Map(
     sqlite
-      .prepare("SELECT id, confirmed_at FROM confirmations WHERE scope = 'forms'")
+      .prepare(`SELECT f.id, ${LAST_TOUCHED} FROM confirmations f WHERE f.scope = 'forms'`)
       .raw()
       .all() as [string, string][],
   );
   const formKeys = new Map(owners.map((owner) => [formOwnerKey(owner), owner]));
   const formsOrder = [...formKeys.keys()].sort((a, b) =>
-    (formAges.get(a) ?? '').localeCompare(formAges.get(b) ?? ''),
+    (formsTouched.get(a) ?? '').localeCompare(formsTouched.get(b) ?? ''),
   );
   const forms = rotate(ctx, 'forms', ownForms, formsOrder).map(
     (key) => formKeys.get(key) as FormOwner,
@@ -179,9 +190,9 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
     ctx,
     'trainings',
     all<string>(
-      `SELECT u.id FROM users u ${byConfirmation('trainings')} u.id
+      `SELECT u.id FROM users u ${touched('trainings')} u.id
        WHERE u.trainings_from_endpoint = 1 AND u.id NOT LIKE 'local-%'
-       ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at, u.id`,
+       ORDER BY ${LAST_TOUCHED}, u.id`,
     ),
   );
   const clients = office
@@ -189,8 +200,7 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
         ctx,
         'client',
         all<string>(
-          `SELECT c.id FROM clients c ${byConfirmation('client')} c.id
-           ORDER BY f.confirmed_at IS NOT NULL, f.confirmed_at, c.id`,
+          `SELECT c.id FROM clients c ${touched('client')} c.id ORDER BY ${LAST_TOUCHED}, c.id`,
         ),
       )
     : [];
@@ -201,7 +211,14 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
   const justScanned = cycleEnded !== null && Date.parse(cycleEnded) >= ctx.startedAt.getTime();
   const windows = justScanned ? [] : historyWindows(ctx).map((window) => window.von);
   const hoursWindows = rotate(ctx, 'hours_window', windows).length;
-  return { courses, forms, people, trainings, clients, hoursWindows };
+
+  const at = now.toISOString();
+  markTried(sqlite, 'course', [...near, ...courses], at);
+  markTried(sqlite, 'person', people, at);
+  markTried(sqlite, 'forms', forms.map(formOwnerKey), at);
+  markTried(sqlite, 'trainings', trainings, at);
+  markTried(sqlite, 'client', clients, at);
+  return { nearCourses: near, courses, forms, people, trainings, clients, hoursWindows };
 }
 
 /** `id` when the own record `id` of `scope` was never confirmed (it is taken before the rotation). */

@@ -11,7 +11,14 @@ import { refreshClientParticipants } from './collections/client-participants';
 import { refreshCustomfields, refreshParticipations } from './collections/courses';
 import { refreshPersonDetails } from './collections/person-details';
 import { refreshEndpointTrainings } from './collections/personal';
-import { createPullContext, isGone, type PullContext } from './context';
+import {
+  countingOwnRequests,
+  createPullContext,
+  isGone,
+  isSkip,
+  type PullContext,
+} from './context';
+import { removeGoneParent } from './parents';
 import { confirm, confirmedAt, type RotationScope } from './freshness';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './options';
 
@@ -61,55 +68,72 @@ async function refreshOnce(
   if (last !== null && now.getTime() - Date.parse(last) < REFRESH_MIN_AGE_MS)
     return { ...result, refreshed: false, confirmedAt: last };
   const budget = new RequestBudget({ limit: null });
-  const stopObserving = api.observeRequests(() => budget.observe());
-  const ctx = createPullContext({
-    api,
-    replica,
-    options,
-    syncedAt: now.toISOString(),
-    budget,
-  });
+  const ctx = createPullContext({ api, replica, options, syncedAt: now.toISOString(), budget });
   try {
-    const present = await fetchParent(ctx, kind, id);
-    if (present) confirm(replica.sqlite, scope, [id], now.toISOString());
+    const present = await countingOwnRequests(
+      api,
+      () => budget.observe(),
+      () => fetchParent(ctx, kind, id),
+    );
+    const at = now.toISOString();
+    if (present) confirm(replica.sqlite, scope, [id], at);
     return {
       ...result,
       refreshed: true,
       gone: !present,
-      confirmedAt: present ? now.toISOString() : null,
+      confirmedAt: present ? confirmedAt(replica.sqlite, scope, id) : null,
       requests: budget.report().spent,
     };
   } catch (error) {
     throw failureOf(error);
-  } finally {
-    stopObserving();
   }
 }
 
-/** Fetches and applies one parent's collections; false when the service no longer has the parent. */
+/**
+ * Fetches and applies one parent's collections; false when the service no longer has the parent
+ * (it is removed here too). A collection the account may not read (403) or the organisation has
+ * not licensed (423) is left out; the others still come.
+ */
 async function fetchParent(ctx: PullContext, kind: RefreshKind, id: string): Promise<boolean> {
-  if (kind === 'person') {
-    const fromEndpoint = ctx.replica.sqlite
-      .prepare('SELECT trainings_from_endpoint FROM users WHERE id = ?')
-      .pluck()
-      .get(id);
-    const [details] = await Promise.all([
-      refreshPersonDetails(ctx, id, true),
-      fromEndpoint === 1 ? refreshEndpointTrainings(ctx, id) : undefined,
-    ]);
-    return details.present;
-  }
-  try {
-    if (kind === 'client') await refreshClientParticipants(ctx, id, true);
-    else
-      await Promise.all([refreshParticipations(ctx, id, true), refreshCustomfields(ctx, id, true)]);
-    return true;
-  } catch (error) {
-    if (!isGone(error)) throw error;
-    const table = kind === 'client' ? 'clients' : 'courses';
-    ctx.writer.transaction(() => ctx.writer.deleteWhereIn(table, 'id', [id]));
+  const lists: (() => Promise<unknown>)[] =
+    kind === 'course'
+      ? [() => refreshParticipations(ctx, id, true), () => refreshCustomfields(ctx, id, true)]
+      : kind === 'client'
+        ? [() => refreshClientParticipants(ctx, id, true)]
+        : [
+            () => refreshPersonDetails(ctx, id, true),
+            ...(trainingsFromEndpoint(ctx, id)
+              ? [
+                  () =>
+                    refreshEndpointTrainings(ctx, id).then(() =>
+                      confirm(ctx.replica.sqlite, 'trainings', [id], ctx.syncedAt),
+                    ),
+                ]
+              : []),
+          ];
+  const outcomes = await Promise.allSettled(lists.map((list) => list()));
+  const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+  if (failures.some(isGone)) {
+    removeGoneParent(
+      ctx,
+      kind === 'course' ? 'courses' : kind === 'client' ? 'clients' : 'users',
+      id,
+    );
     return false;
   }
+  const failure = failures.find((error) => !isSkip(error));
+  if (failure !== undefined) throw failure;
+  if (failures.length === outcomes.length) throw failures[0];
+  return true;
+}
+
+function trainingsFromEndpoint(ctx: PullContext, id: string): boolean {
+  return (
+    ctx.replica.sqlite
+      .prepare('SELECT trainings_from_endpoint FROM users WHERE id = ?')
+      .pluck()
+      .get(id) === 1
+  );
 }
 
 /** A failed refresh in words: offline, the service's own error, or what went wrong here. */

@@ -25,7 +25,7 @@ function itemsSql(
     case 'course':
       return "SELECT id FROM courses WHERE id NOT LIKE 'local-%'";
     case 'forms':
-      return `SELECT 'k:' || id AS id FROM courses WHERE last_date >= date('now') AND id NOT LIKE 'local-%'
+      return `SELECT 'k:' || id AS id FROM courses WHERE last_date >= date('now', 'localtime') AND id NOT LIKE 'local-%'
               UNION ALL SELECT 'u:' || value FROM replica_meta WHERE key = 'self_id'`;
     case 'person':
       return profile === 'trainer'
@@ -56,7 +56,7 @@ export function rotationFreshness(
         : itemsSql(scope, profile);
     const row = sqlite
       .prepare(
-        `SELECT count(*) AS items, count(f.id) AS confirmed,
+        `SELECT count(*) AS items, count(f.confirmed_at) AS confirmed,
            min(f.confirmed_at) AS oldest
          FROM (${source}) AS item LEFT JOIN confirmations f ON f.scope = ? AND f.id = item.id`,
       )

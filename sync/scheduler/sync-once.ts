@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api';
 import type { Replica } from '../db/open';
 import { pushOutbox, type PushSummary } from '../outbox/replay';
-import { pullBudget } from '../pull/budget';
+import { budgetFor, pullBudget } from '../pull/budget';
 import { runSync, type SyncSummary } from '../pull/engine';
 import {
   DEFAULT_SYNC_OPTIONS,
@@ -47,7 +47,15 @@ export interface SyncOnceSummary extends SyncSummary {
  */
 export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
   const startedAt = new Date();
-  const options = { ...DEFAULT_SYNC_OPTIONS, ...input.options };
+  const pace = input.paceRequestsPerMinute ?? input.api.pace;
+  // Unless given, the budget follows the interval (and the client's pace, where it has one).
+  const options = {
+    ...DEFAULT_SYNC_OPTIONS,
+    ...input.options,
+    requestBudget:
+      input.options?.requestBudget ??
+      budgetFor(input.options?.intervalSeconds ?? DEFAULT_SYNC_OPTIONS.intervalSeconds, pace),
+  };
   const outbox = await pushOutbox({
     api: input.api,
     sqlite: input.replica.sqlite,
@@ -57,7 +65,6 @@ export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
     onProgress: (event) => input.onProgress?.({ collection: 'outbox', ...event }),
   });
   const full = input.full ?? false;
-  const pace = input.paceRequestsPerMinute ?? input.api.pace;
   // This computer's clock less the service's, from the pull's answers (HTTP dates are whole seconds).
   let clockSkewSeconds: number | undefined;
   const stopObserving = input.api.observeRequests((event) => {
@@ -72,7 +79,7 @@ export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
       : await runSync({
           api: input.api,
           replica: input.replica,
-          options: { ...input.options, profile: input.profile, full },
+          options: { ...options, profile: input.profile, full },
           ...(full ? {} : { budget: pullBudget(options, outbox.requests) }),
           ...(pace === undefined ? {} : { paceRequestsPerMinute: pace }),
           ...(input.onProgress ? { onProgress: input.onProgress } : {}),

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_SCOPES } from '../../sandbox/auth/index';
 import { startSandbox } from '../../sandbox/server';
 import { createApiClient, staticToken, type ApiClient } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
@@ -132,6 +133,37 @@ describe('the request budget', () => {
       expect(count(replica, 'SELECT count(*) FROM users')).toBeGreaterThan(0);
     } finally {
       await replica.close();
+    }
+  });
+
+  it('moves the course rotation on when the account may not read custom fields', async () => {
+    // A small organisation: its window of courses is confirmed within the 24-hour bound.
+    const small = await startSandbox({ port: 0, scale: 'small', seed: 6 });
+    const replica = freshReplica();
+    try {
+      const office = small.users.find((u) => u.role === 'office')!;
+      const scopes = ROLE_SCOPES.office.filter((scope) => !scope.startsWith('customfields:'));
+      const token = small.auth.issueAccessToken(office.id, { scope: scopes.join(' ') });
+      const limited = createApiClient({ baseUrl: small.baseUrl, tokens: staticToken(token) });
+      const start = Date.now();
+      for (let sync = 0; sync <= 24 * 12; sync += 1) {
+        const now = new Date(start + sync * 5 * 60_000);
+        const summary = await runSync({
+          api: limited,
+          replica,
+          options: { profile: 'office', now: () => now, today: () => new Date(start) },
+        });
+        expect(summary.collections.customfields?.skipped ?? 'forbidden').toBe('forbidden');
+      }
+      const unconfirmed = count(
+        replica,
+        `SELECT count(*) FROM courses c LEFT JOIN confirmations f ON f.scope = 'course' AND f.id = c.id
+         WHERE f.confirmed_at IS NULL`,
+      );
+      expect(unconfirmed).toBe(0);
+    } finally {
+      await replica.close();
+      await small.close();
     }
   });
 

@@ -10,6 +10,7 @@ import type { StoredResource } from '../../sandbox/data/store';
 import { startSandbox } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
+import { historyWindows } from '../../sync/pull/collections/hours';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
 
@@ -259,10 +260,9 @@ function expectRotationsWithinBounds(replica: Replica, now: number, elapsed: num
       )
       .pluck()
       .get(new Date(now - bounds.deletions * HOUR).toISOString()) as number;
-    const total = replica.sqlite
-      .prepare("SELECT count(*) FROM confirmations WHERE scope = 'hours_window'")
-      .pluck()
-      .get() as number;
+    const total = historyWindows({
+      options: { ...DEFAULT_SYNC_OPTIONS, profile: 'office', today: () => new Date(now) },
+    }).length;
     expect(windows, 'history windows of the hours').toBe(total);
   }
 }

@@ -18,14 +18,13 @@ import {
 } from '../../db/rows';
 import {
   applyInChunks,
-  forEachItem,
   guardMassDeletion,
-  isGone,
   missingIds,
   runCollection,
   type PullContext,
 } from '../context';
 import { confirm } from '../freshness';
+import { pullParents } from '../parents';
 import { takeAnswer } from '../quarantine';
 import type { SyncOptions } from '../options';
 import { replaceChildren } from './whole';
@@ -138,63 +137,35 @@ export function pullCourses(ctx: PullContext) {
 }
 
 /**
- * Runs `work` for each of the planned courses with bounded concurrency, as one collection, and
- * answers the courses whose work succeeded (a course deleted on the service is deleted here).
- */
-async function perCourse(
-  ctx: PullContext,
-  collection: string,
-  courseIds: readonly string[],
-  work: (courseId: string, useDigests: boolean) => Promise<{ records: number; deleted: number }>,
-): Promise<Set<string>> {
-  const done = new Set<string>();
-  await runCollection(ctx, collection, async () => {
-    let records = 0;
-    let deleted = 0;
-    await forEachItem(
-      ctx,
-      collection,
-      courseIds,
-      (id) => ({ type: 'course', id }),
-      async (courseId) => {
-        try {
-          const outcome = await work(courseId, !ctx.options.full);
-          records += outcome.records;
-          deleted += outcome.deleted;
-          done.add(courseId);
-        } catch (error) {
-          if (!isGone(error)) throw error;
-          // The course was deleted on the service: so is it here, with its participants and fields.
-          deleted += ctx.writer.transaction(() =>
-            ctx.writer.deleteWhereIn('courses', 'id', [courseId]),
-          );
-        }
-        ctx.progress({ collection, done: done.size, total: courseIds.length });
-      },
-    );
-    return { records, deleted, fullScan: false };
-  });
-  return done;
-}
-
-/**
  * Participants and custom fields of the planned courses, each replaced per course; a course whose
- * two lists both came is confirmed (its "as of").
+ * lists came is confirmed (its "as of"). The near window's courses come every sync and skip an
+ * answer identical to the last one applied; the rotation's apply theirs whole, so anything amiss
+ * in the replica heals within the rotation's bound.
  */
 export async function pullCourseChildren(
   ctx: PullContext,
-  courseIds: readonly string[],
+  near: readonly string[],
+  rotation: readonly string[],
 ): Promise<void> {
-  const participants = await perCourse(ctx, 'participations', courseIds, (courseId, useDigests) =>
-    refreshParticipations(ctx, courseId, useDigests),
-  );
-  const fields = await perCourse(ctx, 'customfields', courseIds, (courseId, useDigests) =>
-    refreshCustomfields(ctx, courseId, useDigests),
-  );
+  const ids = [...near, ...rotation];
+  const withDigests = new Set(ctx.options.full ? [] : near);
+  const children = (collection: string, refresh: typeof refreshParticipations) =>
+    pullParents(
+      ctx,
+      {
+        collection,
+        type: 'course',
+        table: 'courses',
+        refresh: (id) => refresh(ctx, id, withDigests.has(id)),
+      },
+      ids,
+    );
+  const participants = await children('participations', refreshParticipations);
+  const fields = await children('customfields', refreshCustomfields);
   confirm(
     ctx.replica.sqlite,
     'course',
-    courseIds.filter((id) => participants.has(id) && fields.has(id)),
+    ids.filter((id) => participants.has(id) && fields.has(id)),
     ctx.options.now().toISOString(),
   );
 }

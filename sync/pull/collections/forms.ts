@@ -24,7 +24,9 @@ export function pullForms(ctx: PullContext, owners: readonly FormOwner[]) {
     });
     try {
       await forEachItem(ctx, 'formulare', owners, identify, async (owner) => {
-        records += await refreshForms(ctx, owner, !ctx.options.full);
+        if (ctx.budget.overspent()) return ctx.budget.defer('forms');
+        // The rotation applies each list whole: anything amiss heals within its bound.
+        records += await refreshForms(ctx, owner, false);
         confirmed.push(formOwnerKey(owner));
       });
     } finally {

@@ -129,7 +129,13 @@ export function pullHoursHistory(ctx: PullContext, count: number) {
       .reverse()
       .slice(0, count);
     const { records } = await applyWindows(ctx, scan, windows, 0, 'helferstunden_history');
-    const cycle = finishCycleIfComplete(ctx, scan);
+    // Only after this sync's incremental pull: what the outbox created since the cycle began
+    // is not in a window fetched before it, and is marked as seen by that pull alone.
+    const incremental = ctx.results.get('helferstunden');
+    const cycle =
+      incremental && !incremental.error
+        ? finishCycleIfComplete(ctx, scan)
+        : { complete: false, deleted: 0 };
     return {
       records,
       deleted: cycle.deleted,

@@ -3,78 +3,58 @@
 // a large organisation is covered over several syncs without hammering a rate-limited service.
 // Each list is fetched whole and replaced, which also finds what was deleted on the service.
 import { ehrungRow, ueberpruefungRow } from '../../db/rows';
-import { forEachItem, isGone, runCollection, type PullContext } from '../context';
+import type { PullContext } from '../context';
 import { confirm } from '../freshness';
+import { pullParents } from '../parents';
 import { replaceChildren } from './whole';
 
-export function pullPersonDetails(ctx: PullContext, people: readonly string[]) {
-  return runCollection(ctx, 'person_details', async () => {
-    let records = 0;
-    let deleted = 0;
-    const confirmed: string[] = [];
-    try {
-      await forEachItem(
-        ctx,
-        'person_details',
-        people,
-        (id) => ({ type: 'user', id }),
-        async (id) => {
-          const outcome = await refreshPersonDetails(ctx, id, !ctx.options.full);
-          records += outcome.records;
-          deleted += outcome.deleted;
-          if (outcome.present) confirmed.push(id);
-          ctx.progress({
-            collection: 'person_details',
-            done: confirmed.length,
-            total: people.length,
-          });
-        },
-      );
-    } finally {
-      confirm(ctx.replica.sqlite, 'person', confirmed, ctx.options.now().toISOString());
-    }
-    return { records, deleted, fullScan: false, remaining: remainingInRotation(ctx, 'person') };
-  });
+export async function pullPersonDetails(ctx: PullContext, people: readonly string[]) {
+  const refreshed = await pullParents(
+    ctx,
+    {
+      collection: 'person_details',
+      type: 'user',
+      table: 'users',
+      refresh: (id) => refreshPersonDetails(ctx, id, false),
+    },
+    people,
+  );
+  confirm(ctx.replica.sqlite, 'person', [...refreshed], ctx.options.now().toISOString());
+  const result = ctx.results.get('person_details');
+  const remaining = remainingInRotation(ctx, 'person');
+  if (result && remaining) result.remaining = remaining;
 }
 
-/** One person's checks and honours, replaced; a person gone from the service (404) is removed here. */
+/**
+ * One person's checks and honours, each list whole and replaced. `useDigests`: skip an answer
+ * identical to the one applied last time (an on-demand refresh; the rotation applies whole).
+ */
 export async function refreshPersonDetails(ctx: PullContext, userId: string, useDigests: boolean) {
-  try {
-    const [checks, honours] = await Promise.all([
-      replaceChildren(
-        ctx,
-        {
-          collection: 'ueberpruefungen',
-          table: 'ueberpruefungen',
-          toRow: (c, syncedAt) => ueberpruefungRow(c, userId, syncedAt),
-          parent: { column: 'user_id', id: userId },
-          useDigests,
-        },
-        (digest) => ctx.api.listUeberpruefungen(userId, { signal: ctx.signal, ...digest }),
-      ),
-      replaceChildren(
-        ctx,
-        {
-          collection: 'ehrungen',
-          table: 'ehrungen',
-          toRow: (h, syncedAt) => ehrungRow(h, userId, syncedAt),
-          parent: { column: 'user_id', id: userId },
-          useDigests,
-        },
-        (digest) => ctx.api.listEhrungen(userId, { signal: ctx.signal, ...digest }),
-      ),
-    ]);
-    return {
-      records: checks.records + honours.records,
-      deleted: checks.deleted + honours.deleted,
-      present: true,
-    };
-  } catch (error) {
-    if (!isGone(error)) throw error;
-    // The person was deleted on the service: so are they here (their details cascade).
-    const deleted = ctx.writer.transaction(() => ctx.writer.deleteWhereIn('users', 'id', [userId]));
-    return { records: 0, deleted, present: false };
-  }
+  const [checks, honours] = await Promise.all([
+    replaceChildren(
+      ctx,
+      {
+        collection: 'ueberpruefungen',
+        table: 'ueberpruefungen',
+        toRow: (c, syncedAt) => ueberpruefungRow(c, userId, syncedAt),
+        parent: { column: 'user_id', id: userId },
+        useDigests,
+      },
+      (digest) => ctx.api.listUeberpruefungen(userId, { signal: ctx.signal, ...digest }),
+    ),
+    replaceChildren(
+      ctx,
+      {
+        collection: 'ehrungen',
+        table: 'ehrungen',
+        toRow: (h, syncedAt) => ehrungRow(h, userId, syncedAt),
+        parent: { column: 'user_id', id: userId },
+        useDigests,
+      },
+      (digest) => ctx.api.listEhrungen(userId, { signal: ctx.signal, ...digest }),
+    ),
+  ]);
+  return { records: checks.records + honours.records, deleted: checks.deleted + honours.deleted };
 }
 
 /** Items of a rotation never confirmed yet: "500 of 1,000 people so far". */

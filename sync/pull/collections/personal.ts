@@ -14,15 +14,14 @@ import {
 } from '../../db/rows';
 import {
   applyInChunks,
-  forEachItem,
   guardMassDeletion,
-  isGone,
   missingIds,
   runCollection,
   watermarkAt,
   type PullContext,
 } from '../context';
 import { confirm } from '../freshness';
+import { pullParents } from '../parents';
 import { releaseUnlisted, takeAnswer } from '../quarantine';
 import { remainingInRotation } from './person-details';
 import { replaceRows } from './whole';
@@ -160,55 +159,36 @@ function embedsTrainings(user: ServiceResource): boolean {
  * GET /personal/{id}/ausbildungen, for the people the sync's plan names: each list fetched whole
  * and replaced (which finds deleted trainings), and the person confirmed.
  */
-export function pullEndpointTrainings(ctx: PullContext, people: readonly string[]) {
-  return runCollection(ctx, 'ausbildungen', async () => {
-    let records = 0;
-    let deleted = 0;
-    const confirmed: string[] = [];
-    try {
-      await forEachItem(
-        ctx,
-        'ausbildungen',
-        people,
-        (id) => ({ type: 'user', id }),
-        async (id) => {
-          const outcome = await refreshEndpointTrainings(ctx, id);
-          records += outcome.records;
-          deleted += outcome.deleted;
-          if (outcome.present) confirmed.push(id);
-          ctx.progress({
-            collection: 'ausbildungen',
-            done: confirmed.length,
-            total: people.length,
-          });
-        },
-      );
-    } finally {
-      confirm(ctx.replica.sqlite, 'trainings', confirmed, ctx.options.now().toISOString());
-    }
-    return { records, deleted, fullScan: false, remaining: remainingInRotation(ctx, 'trainings') };
-  });
+export async function pullEndpointTrainings(ctx: PullContext, people: readonly string[]) {
+  const refreshed = await pullParents(
+    ctx,
+    {
+      collection: 'ausbildungen',
+      type: 'user',
+      table: 'users',
+      refresh: (id) => refreshEndpointTrainings(ctx, id),
+    },
+    people,
+  );
+  confirm(ctx.replica.sqlite, 'trainings', [...refreshed], ctx.options.now().toISOString());
+  const result = ctx.results.get('ausbildungen');
+  const remaining = remainingInRotation(ctx, 'trainings');
+  if (result && remaining) result.remaining = remaining;
 }
 
 /** One person's trainings from their endpoint, replaced; a person gone (404) is removed here. */
 export async function refreshEndpointTrainings(ctx: PullContext, userId: string) {
-  try {
-    const answer = await collectPages(ctx.api.listAusbildungen(userId, { signal: ctx.signal }));
-    takeAnswer(ctx, 'ausbildungen', userId, answer, true);
-    const deleted = await replaceRows(
-      ctx,
-      {
-        collection: 'ausbildungen',
-        table: 'ausbildungen',
-        toRow: (a: ServiceResource, syncedAt: string) => ausbildungRow(a, userId, syncedAt),
-        scope: { where: 'user_id = ?', params: [userId] },
-      },
-      answer,
-    );
-    return { records: answer.data.length, deleted, present: true };
-  } catch (error) {
-    if (!isGone(error)) throw error;
-    const deleted = ctx.writer.transaction(() => ctx.writer.deleteWhereIn('users', 'id', [userId]));
-    return { records: 0, deleted, present: false };
-  }
+  const answer = await collectPages(ctx.api.listAusbildungen(userId, { signal: ctx.signal }));
+  takeAnswer(ctx, 'ausbildungen', userId, answer, true);
+  const deleted = await replaceRows(
+    ctx,
+    {
+      collection: 'ausbildungen',
+      table: 'ausbildungen',
+      toRow: (a: ServiceResource, syncedAt: string) => ausbildungRow(a, userId, syncedAt),
+      scope: { where: 'user_id = ?', params: [userId] },
+    },
+    answer,
+  );
+  return { records: answer.data.length, deleted };
 }

@@ -1,0 +1,64 @@
+// The per-parent collections' one loop (a course's participants, a person's checks, a client's
+// participants, ...): the planned parents refreshed with bounded concurrency, one parent's failure
+// costing only itself, a parent the service no longer has (404) removed here too, and no parent
+// started once the sync has sent more than its budget.
+import type { TableName } from '../db/schema';
+import { forEachItem, isGone, runCollection, type PullContext } from './context';
+
+export interface ParentRefresh {
+  records: number;
+  deleted: number;
+}
+
+export interface ParentCollection {
+  collection: string;
+  /** The parent's resource type (quarantine entries of failed items name it). */
+  type: string;
+  /** Where the parent lives: it is deleted there when the service answers 404. */
+  table: TableName;
+  refresh: (id: string) => Promise<ParentRefresh>;
+}
+
+/**
+ * Refreshes the collection for `ids`, as one collection of the summary. Answers the parents whose
+ * list came (all of them when the collection is unavailable, 403 or 423: nothing to wait for).
+ */
+export async function pullParents(
+  ctx: PullContext,
+  spec: ParentCollection,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const done = new Set<string>();
+  const result = await runCollection(ctx, spec.collection, async () => {
+    let records = 0;
+    let deleted = 0;
+    let finished = 0;
+    await forEachItem(
+      ctx,
+      spec.collection,
+      ids,
+      (id) => ({ type: spec.type, id }),
+      async (id) => {
+        if (ctx.budget.overspent()) return ctx.budget.defer(spec.collection);
+        try {
+          const outcome = await spec.refresh(id);
+          records += outcome.records;
+          deleted += outcome.deleted;
+          done.add(id);
+        } catch (error) {
+          if (!isGone(error)) throw error;
+          deleted += removeGoneParent(ctx, spec.table, id);
+        }
+        finished += 1;
+        ctx.progress({ collection: spec.collection, done: finished, total: ids.length });
+      },
+    );
+    return { records, deleted, fullScan: false };
+  });
+  return result.skipped ? new Set(ids) : done;
+}
+
+/** The parent was deleted on the service (404): so is it here, with what belongs to it. */
+export function removeGoneParent(ctx: PullContext, table: TableName, id: string): number {
+  return ctx.writer.transaction(() => ctx.writer.deleteWhereIn(table, 'id', [id]));
+}
