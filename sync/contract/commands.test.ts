@@ -130,11 +130,11 @@ describe('every command accepts its valid example', () => {
     expect(result.error?.issues ?? []).toEqual([]);
   });
 
-  it('the map has the 20 writes and the 6 outbox commands', () => {
-    expect(Object.keys(commands)).toHaveLength(26);
+  it('the map has the 20 writes, the 6 outbox commands and sync.refresh', () => {
+    expect(Object.keys(commands)).toHaveLength(27);
     expect(Object.keys(WRITE_COMMANDS).sort()).toEqual(
       Object.keys(commands)
-        .filter((name) => !/^(outbox|conflicts)\./.test(name))
+        .filter((name) => !/^(outbox|conflicts|sync)\./.test(name))
         .sort(),
     );
   });

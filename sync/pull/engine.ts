@@ -25,7 +25,14 @@ import { pullEndpointTrainings, pullPersonal } from './collections/personal';
 import { pullSingleton, pullWhole } from './collections/whole';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
 import { forgetGoneItems } from './freshness';
-import { planPerParent, planPersonalScan, planReference, type ReferenceCollection } from './plan';
+import {
+  planCourses,
+  planHoursWindows,
+  planPeople,
+  planPersonalScan,
+  planReference,
+  type ReferenceCollection,
+} from './plan';
 import { pruneOrphans } from './quarantine';
 import { readState, setMeta, writeState } from './state';
 
@@ -154,34 +161,56 @@ async function pullEverything(ctx: PullContext, stop: AbortController): Promise<
       ctx.selfId = info.sub;
       return { type: 'userinfo', id: info.sub, base: JSON.stringify(info) };
     });
-  await runLanes(stop, [
-    () => withinBudget(ctx, 'personal', () => pullPersonal(ctx, personalScan)),
-    async () => {
-      await pullReferenceData(ctx, reference);
-      await pullCourseList(ctx, reference);
-    },
-    () => withinBudget(ctx, 'helferstunden', () => pullHours(ctx)),
-  ]);
-  const plan = planPerParent(ctx);
-  const courseModule = !courseModuleSkipped(ctx);
+  // Each lane goes on into its per-parent work as soon as its own tier-2 part is in. The near
+  // window is planned (tier 3a) before any rotation; the hours' windows (tier 4) after them all.
+  const nearPlanned = settledSignal();
+  const peoplePlanned = settledSignal();
   await runLanes(stop, [
     async () => {
-      if (!courseModule) return;
-      if (!ctx.results.get('courses')?.skipped)
-        await pullCourseChildren(ctx, plan.nearCourses, plan.courses);
-      await pullForms(ctx, plan.forms);
-      if (
-        ctx.options.profile === 'office' &&
-        !skipDependents(ctx, 'clients', ['client_participants'])
-      )
-        await pullClientParticipants(ctx, plan.clients);
+      try {
+        await withinBudget(ctx, 'personal', () => pullPersonal(ctx, personalScan));
+        await nearPlanned.settled;
+        const plan = planPeople(ctx);
+        peoplePlanned.settle();
+        await pullEndpointTrainings(ctx, plan.trainings);
+        await pullPersonDetails(ctx, plan.people);
+      } finally {
+        peoplePlanned.settle();
+      }
+    },
+    () => pullReferenceData(ctx, reference),
+    async () => {
+      try {
+        await pullCourseList(ctx, reference);
+        if (courseModuleSkipped(ctx)) return;
+        const plan = planCourses(ctx, nearPlanned.settle);
+        if (!ctx.results.get('courses')?.skipped)
+          await pullCourseChildren(ctx, plan.nearCourses, plan.courses);
+        await pullForms(ctx, plan.forms);
+        if (
+          ctx.options.profile === 'office' &&
+          !skipDependents(ctx, 'clients', ['client_participants'])
+        )
+          await pullClientParticipants(ctx, plan.clients);
+      } finally {
+        nearPlanned.settle();
+      }
     },
     async () => {
-      await pullEndpointTrainings(ctx, plan.trainings);
-      await pullPersonDetails(ctx, plan.people);
+      await withinBudget(ctx, 'helferstunden', () => pullHours(ctx));
+      await Promise.all([nearPlanned.settled, peoplePlanned.settled]);
+      await pullHoursHistory(ctx, planHoursWindows(ctx));
     },
-    () => pullHoursHistory(ctx, plan.hoursWindows).then(() => {}),
   ]);
+}
+
+/** A one-time signal between lanes: settle() may be called any number of times. */
+function settledSignal(): { settled: Promise<void>; settle: () => void } {
+  let settle = () => {};
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return { settled, settle };
 }
 
 /** Runs a tier-2 collection when the budget has a request for it; otherwise it waits for the next sync. */
@@ -220,44 +249,57 @@ async function runLanes(stop: AbortController, lanes: (() => Promise<void>)[]): 
 
 /** The own organisation and the small collections that everything else refers to, those due. */
 async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCollection>) {
+  const pulls: Promise<unknown>[] = [];
   if (due.has('orga'))
-    await pullSingleton(ctx, 'orga', async (signal) => {
-      const { data } = await ctx.api.getOrganisation({ signal });
-      return { type: data.type, id: data.id, base: baseOf(data) };
-    });
+    pulls.push(
+      pullSingleton(ctx, 'orga', async (signal) => {
+        const { data } = await ctx.api.getOrganisation({ signal });
+        return { type: data.type, id: data.id, base: baseOf(data) };
+      }),
+    );
   if (due.has('kalender'))
-    await pullWhole(ctx, {
-      collection: 'kalender',
-      table: 'kalender',
-      fetch: (signal) => ctx.api.listKalender({ signal }),
-      toRow: kalenderRow,
-    });
+    pulls.push(
+      pullWhole(ctx, {
+        collection: 'kalender',
+        table: 'kalender',
+        fetch: (signal) => ctx.api.listKalender({ signal }),
+        toRow: kalenderRow,
+      }),
+    );
   if (due.has('benachrichtigungen'))
-    await pullWhole(ctx, {
-      collection: 'benachrichtigungen',
-      table: 'benachrichtigungen',
-      fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
-      toRow: benachrichtigungRow,
-    });
+    pulls.push(
+      pullWhole(ctx, {
+        collection: 'benachrichtigungen',
+        table: 'benachrichtigungen',
+        fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
+        toRow: benachrichtigungRow,
+      }),
+    );
   if (due.has('helferstunden_einstellungen'))
-    await pullSingleton(ctx, 'helferstunden_einstellungen', async (signal) => {
-      const { data, included } = await ctx.api.getHelferstundenEinstellungen({ signal });
-      const types = included.filter((r) => r.type === 'helferstunden_typ');
-      ctx.writer.transaction(() =>
-        ctx.writer.upsert(
-          'helferstunden_typen',
-          types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
-        ),
-      );
-      return { type: data.type, id: data.id, base: baseOf(data), included };
-    });
+    pulls.push(
+      pullSingleton(ctx, 'helferstunden_einstellungen', async (signal) => {
+        const { data, included } = await ctx.api.getHelferstundenEinstellungen({ signal });
+        const types = included.filter((r) => r.type === 'helferstunden_typ');
+        ctx.writer.transaction(() =>
+          ctx.writer.upsert(
+            'helferstunden_typen',
+            types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
+          ),
+        );
+        return { type: data.type, id: data.id, base: baseOf(data), included };
+      }),
+    );
   if (due.has('steuersaetze'))
-    await pullWhole(ctx, {
-      collection: 'steuersaetze',
-      table: 'steuersaetze',
-      fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
-      toRow: steuersatzRow,
-    });
+    pulls.push(
+      pullWhole(ctx, {
+        collection: 'steuersaetze',
+        table: 'steuersaetze',
+        fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
+        toRow: steuersatzRow,
+      }),
+    );
+  // Small and independent of each other: side by side (the client bounds what is in flight).
+  await Promise.all(pulls);
 }
 
 /** The course module's reference data due, then the courses of the window (every sync). */
@@ -275,21 +317,26 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
     skipDependents(ctx, 'course_types', COURSE_MODULE.slice(1));
     return;
   }
-  if (due.has('uvts'))
-    await pullWhole(ctx, {
-      collection: 'uvts',
-      table: 'uvts',
-      fetch: (signal) => ctx.api.listUvts({ signal }),
-      toRow: uvtRow,
-    });
-  if (office && due.has('clients'))
-    await pullWhole(ctx, {
-      collection: 'clients',
-      table: 'clients',
-      fetch: (signal) => ctx.api.listClients({ signal }),
-      toRow: clientRow,
-    });
-  await withinBudget(ctx, 'courses', () => pullCourses(ctx));
+  // The UVTs beside the clients and courses (the courses name clients, so those come first).
+  await Promise.all([
+    due.has('uvts') &&
+      pullWhole(ctx, {
+        collection: 'uvts',
+        table: 'uvts',
+        fetch: (signal) => ctx.api.listUvts({ signal }),
+        toRow: uvtRow,
+      }),
+    (async () => {
+      if (office && due.has('clients'))
+        await pullWhole(ctx, {
+          collection: 'clients',
+          table: 'clients',
+          fetch: (signal) => ctx.api.listClients({ signal }),
+          toRow: clientRow,
+        });
+      await withinBudget(ctx, 'courses', () => pullCourses(ctx));
+    })(),
+  ]);
   // Without the courses, their participants and fields cannot be asked for: the same reason holds.
   skipDependents(ctx, 'courses', ['participations', 'customfields']);
 }

@@ -17,17 +17,20 @@ import { formOwnerKey, type FormOwner } from './collections/forms';
 import { historyWindows } from './collections/hours';
 import { readState } from './state';
 
-export interface PerParentPlan {
+/** The course lane's per-parent work: participants and custom fields, forms, client participants. */
+export interface CoursePlan {
   /** Courses of the near window whose participants and custom fields come in this sync. */
   nearCourses: string[];
   /** The course rotation's share of the rest of the course window. */
   courses: string[];
   forms: FormOwner[];
+  clients: string[];
+}
+
+/** The people lane's: checks and honours, and trainings where the person record does not embed them. */
+export interface PeoplePlan {
   people: string[];
   trainings: string[];
-  clients: string[];
-  /** History windows of the volunteer hours to fetch in this sync. */
-  hoursWindows: number;
 }
 
 /** Near-window courses confirmed more recently than this are not asked for again (a sync right after a write). */
@@ -98,24 +101,18 @@ export function planPersonalScan(ctx: PullContext, lastFullScanAt: string | null
   return ageMs >= ctx.options.freshnessHours.deletions * 3_600_000 * 0.85;
 }
 
-/** The per-parent work of this sync, after the courses of the window are known. */
-export function planPerParent(ctx: PullContext): PerParentPlan {
+/**
+ * The course lane's work, once the courses of the window are known: first the near window (tier
+ * 3a, before any rotation takes budget), then the course, forms and client rotations.
+ */
+export function planCourses(ctx: PullContext, onNearPlanned: () => void): CoursePlan {
   const { sqlite } = ctx.replica;
-  const office = ctx.options.profile === 'office';
   const now = ctx.options.now();
   const today = ctx.options.today();
-  const touched = (scope: RotationScope) =>
-    `LEFT JOIN confirmations f ON f.scope = '${scope}' AND f.id = `;
-  const all = <T>(sql: string, ...params: unknown[]) =>
-    sqlite
-      .prepare(sql)
-      .pluck()
-      .all(...params) as T[];
-
-  // Tier 3a: the courses of the near window, every sync.
   const nearFrom = format(addDays(today, -ctx.options.nearWindowDaysBack), 'yyyy-MM-dd');
   const nearUntil = format(addDays(today, ctx.options.nearWindowDaysAhead + 1), 'yyyy-MM-dd');
-  const near = all<string>(
+  const nearCourses = ids(
+    ctx,
     `SELECT c.id FROM courses c ${touched('course')} c.id
      WHERE c.last_date >= ? AND c.first_date < ? AND c.id NOT LIKE 'local-%'
        AND (f.confirmed_at IS NULL OR f.confirmed_at < ?)
@@ -127,15 +124,17 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
         Math.min(NEAR_WINDOW_MIN_AGE_MS, ctx.options.freshnessHours.courses * 3_600_000),
     ).toISOString(),
   ).filter(() => ctx.options.full || ctx.budget.take(ITEM_COST.course, 'course'));
+  onNearPlanned();
 
-  // Tier 3b: the rotations, in the order of how much they matter now. A course without dates
-  // is in no window but still on the rotation; one that slid out of the course window is not.
+  // A course without dates is in no window but still on the rotation; one that slid out of the
+  // course window is not.
   const day = format(today, 'yyyy-MM-dd');
   const window = courseWindow(ctx.options);
   const courses = rotate(
     ctx,
     'course',
-    all<string>(
+    ids(
+      ctx,
       `SELECT c.id FROM courses c ${touched('course')} c.id
        WHERE NOT coalesce(c.last_date >= ? AND c.first_date < ?, 0)
          AND coalesce(c.last_date >= ? AND c.first_date <= ?, 1) AND c.id NOT LIKE 'local-%'
@@ -150,24 +149,12 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
     ),
   );
 
-  // The own records never confirmed yet come at once (tier 2): a trainer's own checks and forms.
-  const ownPerson = ownNeverConfirmed(ctx, 'person', ctx.selfId);
+  // The own form list never confirmed yet comes at once (tier 2).
   const ownForms = ownNeverConfirmed(ctx, 'forms', ctx.selfId && `u:${ctx.selfId}`);
-  const people = rotate(
-    ctx,
-    'person',
-    ownPerson,
-    all<string>(
-      `SELECT u.id FROM users u ${touched('person')} u.id
-       WHERE ${office ? '1 = 1' : 'u.id = ?'} AND u.id NOT LIKE 'local-%'
-       ORDER BY ${LAST_TOUCHED}, u.id`,
-      ...(office ? [] : [ctx.selfId]),
-    ),
-  );
-
   const owners: FormOwner[] = [
     ...(ctx.selfId ? [{ typ: 'u' as const, id: ctx.selfId }] : []),
-    ...all<string>(
+    ...ids(
+      ctx,
       `SELECT id FROM courses WHERE last_date >= ? AND id NOT LIKE 'local-%' ORDER BY first_date`,
       day,
     ).map((id) => ({ typ: 'k' as const, id })),
@@ -185,40 +172,76 @@ export function planPerParent(ctx: PullContext): PerParentPlan {
   const forms = rotate(ctx, 'forms', ownForms, formsOrder).map(
     (key) => formKeys.get(key) as FormOwner,
   );
+  const clients =
+    ctx.options.profile === 'office'
+      ? rotate(
+          ctx,
+          'client',
+          ids(
+            ctx,
+            `SELECT c.id FROM clients c ${touched('client')} c.id ORDER BY ${LAST_TOUCHED}, c.id`,
+          ),
+        )
+      : [];
 
+  const at = now.toISOString();
+  markTried(sqlite, 'course', [...nearCourses, ...courses], at);
+  markTried(sqlite, 'forms', forms.map(formOwnerKey), at);
+  markTried(sqlite, 'client', clients, at);
+  return { nearCourses, courses, forms, clients };
+}
+
+/** The people lane's rotations (the own person never confirmed comes at once: tier 2). */
+export function planPeople(ctx: PullContext): PeoplePlan {
+  const office = ctx.options.profile === 'office';
+  const people = rotate(
+    ctx,
+    'person',
+    ownNeverConfirmed(ctx, 'person', ctx.selfId),
+    ids(
+      ctx,
+      `SELECT u.id FROM users u ${touched('person')} u.id
+       WHERE ${office ? '1 = 1' : 'u.id = ?'} AND u.id NOT LIKE 'local-%'
+       ORDER BY ${LAST_TOUCHED}, u.id`,
+      ...(office ? [] : [ctx.selfId]),
+    ),
+  );
   const trainings = rotate(
     ctx,
     'trainings',
-    all<string>(
+    ids(
+      ctx,
       `SELECT u.id FROM users u ${touched('trainings')} u.id
        WHERE u.trainings_from_endpoint = 1 AND u.id NOT LIKE 'local-%'
        ORDER BY ${LAST_TOUCHED}, u.id`,
     ),
   );
-  const clients = office
-    ? rotate(
-        ctx,
-        'client',
-        all<string>(
-          `SELECT c.id FROM clients c ${touched('client')} c.id ORDER BY ${LAST_TOUCHED}, c.id`,
-        ),
-      )
-    : [];
+  const at = ctx.options.now().toISOString();
+  markTried(ctx.replica.sqlite, 'person', people, at);
+  markTried(ctx.replica.sqlite, 'trainings', trainings, at);
+  return { people, trainings };
+}
 
-  // Tier 4: the history windows of the hours, the rotation that finds their deletions.
-  // Not in the sync whose first load completed a cycle (a trainer's hours are one window).
-  const cycleEnded = readState(sqlite, 'helferstunden').last_full_scan_at;
+/**
+ * Tier 4: how many history windows of the hours this sync fetches (the rotation that finds their
+ * deletions); none in the sync whose first load completed a cycle (a trainer's hours are one window).
+ */
+export function planHoursWindows(ctx: PullContext): number {
+  const cycleEnded = readState(ctx.replica.sqlite, 'helferstunden').last_full_scan_at;
   const justScanned = cycleEnded !== null && Date.parse(cycleEnded) >= ctx.startedAt.getTime();
   const windows = justScanned ? [] : historyWindows(ctx).map((window) => window.von);
-  const hoursWindows = rotate(ctx, 'hours_window', windows).length;
+  return rotate(ctx, 'hours_window', windows).length;
+}
 
-  const at = now.toISOString();
-  markTried(sqlite, 'course', [...near, ...courses], at);
-  markTried(sqlite, 'person', people, at);
-  markTried(sqlite, 'forms', forms.map(formOwnerKey), at);
-  markTried(sqlite, 'trainings', trainings, at);
-  markTried(sqlite, 'client', clients, at);
-  return { nearCourses: near, courses, forms, people, trainings, clients, hoursWindows };
+/** SQL: the confirmations of `scope` joined as `f` to the item named next. */
+const touched = (scope: RotationScope) =>
+  `LEFT JOIN confirmations f ON f.scope = '${scope}' AND f.id = `;
+
+function ids(ctx: PullContext, sql: string, ...params: unknown[]): string[] {
+  return ctx.replica.sqlite
+    .prepare(sql)
+    .pluck()
+    .all(...params) as string[];
 }
 
 /** `id` when the own record `id` of `scope` was never confirmed (it is taken before the rotation). */

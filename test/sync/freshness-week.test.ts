@@ -10,6 +10,7 @@ import type { StoredResource } from '../../sandbox/data/store';
 import { startSandbox } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
+import { courseWindow } from '../../sync/pull/collections/courses';
 import { historyWindows } from '../../sync/pull/collections/hours';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
@@ -143,17 +144,21 @@ describe('a simulated week of scheduled syncs at scale medium', () => {
         };
       }
 
-      /** Courses of the replica by their first day, near (7 days back to 14 ahead) or not. */
+      /**
+       * Courses of the replica's course window, near (7 days back to 14 ahead) or not; not those
+       * about to slide out of the window (ended more than 80 days ago), which are no longer followed.
+       */
       function coursesOfReplica(now: number, near: boolean): string[] {
         const day = (offset: number) =>
           new Date(now + offset * 24 * HOUR).toISOString().slice(0, 10);
+        const window = courseWindow({ ...DEFAULT_SYNC_OPTIONS, today: () => new Date(now) });
         return replica.sqlite
           .prepare(
             `SELECT id FROM courses WHERE ${near ? '' : 'NOT'} (last_date >= ? AND first_date < ?)
-             AND id IN (SELECT course_id FROM participations)`,
+             AND last_date >= ? AND first_date <= ? AND id IN (SELECT course_id FROM participations)`,
           )
           .pluck()
-          .all(day(-6), day(14)) as string[];
+          .all(day(-6), day(14), day(-80), `${window.until}T99`) as string[];
       }
       function nearCourse(now: number) {
         const ids = coursesOfReplica(now, true);
@@ -249,8 +254,11 @@ function expectRotationsWithinBounds(replica: Replica, now: number, elapsed: num
     ),
     'near-window courses confirmed in this sync',
   ).toBe(0);
+  // The courses of today's course window (one that slid out of it is no longer followed).
+  const window = courseWindow({ ...DEFAULT_SYNC_OPTIONS, today: () => new Date(now) });
+  const inWindow = `SELECT id FROM courses WHERE last_date >= '${window.from}' AND first_date <= '${window.until}T99'`;
   if (elapsed >= bounds.courses * HOUR)
-    expect(stale('course', 'SELECT id FROM courses', bounds.courses * HOUR), 'courses').toBe(0);
+    expect(stale('course', inWindow, bounds.courses * HOUR), 'courses').toBe(0);
   if (elapsed >= bounds.people * HOUR)
     expect(stale('person', 'SELECT id FROM users', bounds.people * HOUR), 'people').toBe(0);
   if (elapsed >= bounds.deletions * HOUR) {
