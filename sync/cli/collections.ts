@@ -23,7 +23,7 @@ const LABELS: Record<string, string> = {
   client_participants: 'client participants',
   formulare: 'forms',
   helferstunden: 'volunteer hours',
-  helferstunden_history: 'volunteer hours (history windows)',
+  helferstunden_history: 'volunteer hours, history',
 };
 
 /** The words for a collection; its own name when there are none yet. */

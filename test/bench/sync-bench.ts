@@ -11,10 +11,11 @@
 // each 300 s later on a simulated clock (the rotations' shares depend on it), every sync followed
 // at once by its baselines. Ratios are the median of the rounds'. A small sync's time is much
 // fixed cost (planning, finishing): the time with no request in flight is reported beside it.
-// Also: the peak memory of a process that only syncs (test/bench/sync-child.ts; the sandbox runs
-// in its own process), the main thread's longest block while a full sync runs in a worker thread,
+// Also: the peak memory of a process that only syncs (test/bench/sync-child.ts, bundled as the app
+// ships it; the sandbox runs in its own process), the main thread's longest block while a full sync runs in a worker thread,
 // and the p95 of two local reads on the replica that full sync made.
 import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,6 @@ const PEAK_RSS_TARGET_MB = 300;
 /** Runs of the office first sync in a process of its own, for its peak memory. */
 const MEMORY_RUNS = 3;
 
-const RUN_TS = fileURLToPath(new URL('../../bin/run-ts.mjs', import.meta.url));
 const CHILD = fileURLToPath(new URL('./sync-child.ts', import.meta.url));
 
 interface Call {
@@ -384,7 +384,33 @@ interface ChildFigures {
   largestAnswer: { path: string; bytes: number };
 }
 
-/** An office first sync in a process of its own (test/bench/sync-child.ts): its figures. */
+let bundled: Promise<string> | undefined;
+
+/**
+ * sync-child.ts bundled into one JavaScript file, as the app ships its core: the process then
+ * holds what a sync needs, not the TypeScript loader (about 85 MB more). Built once per run,
+ * beside the packages it leaves out (better-sqlite3 is native).
+ */
+function bundledChild(): Promise<string> {
+  bundled ??= (async () => {
+    const outfile = fileURLToPath(
+      new URL('../../node_modules/.cache/vorort-bench/sync-child.mjs', import.meta.url),
+    );
+    await build({
+      entryPoints: [CHILD],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'error',
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+/** An office first sync in a process of its own (test/bench/sync-child.ts, bundled): its figures. */
 async function syncInChild(
   baseUrl: string,
   token: string,
@@ -393,7 +419,7 @@ async function syncInChild(
 ): Promise<ChildFigures> {
   const file = join(dir, `child${flags.join('')}.sqlite`);
   removeDatabase(file);
-  const child = spawn(process.execPath, [RUN_TS, CHILD, baseUrl, token, file, ...flags], {
+  const child = spawn(process.execPath, [await bundledChild(), baseUrl, token, file, ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
