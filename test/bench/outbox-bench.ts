@@ -59,7 +59,8 @@ export async function outboxBench(): Promise<Record<string, unknown>> {
     });
     replica = openReplica(join(dir, 'replica.sqlite'));
     let started = performance.now();
-    const pulled = await runSync({ api, replica, options: { profile: 'office' } });
+    // The whole replica at once (a budgeted first sync would leave most pools empty).
+    const pulled = await runSync({ api, replica, options: { profile: 'office', full: true } });
     if (!pulled.ok) throw new Error(`the pull failed: ${JSON.stringify(pulled.collections)}`);
     const pullSeconds = (performance.now() - started) / 1000;
     const records = replica.sqlite.prepare('SELECT count(*) FROM outbox').pluck().get() as number;
