@@ -120,6 +120,8 @@ ${EXIT_CODES_HELP}`,
 function cancelOnSignals(onSecond: () => void) {
   const abort = new AbortController();
   let received: NodeJS.Signals | undefined;
+  let resolveFirst: (signal: NodeJS.Signals) => void = () => {};
+  const first = new Promise<NodeJS.Signals>((resolve) => (resolveFirst = resolve));
   const onSignal = (signal: NodeJS.Signals) => {
     if (received) {
       onSecond();
@@ -128,11 +130,14 @@ function cancelOnSignals(onSecond: () => void) {
     }
     received = signal;
     abort.abort();
+    resolveFirst(signal);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     signal: abort.signal,
+    /** The first signal (`vorort sync --watch` waits for it). */
+    first,
     received: () => received,
     dispose() {
       process.off('SIGINT', onSignal);
@@ -273,7 +278,7 @@ async function watchCommand(options: SyncCommandOptions): Promise<number> {
   let replica: Replica | undefined;
   let scheduler: SyncScheduler<SyncOnceSummary> | undefined;
   const cleanups: (() => void)[] = [];
-  const stopRequested = stopOnSignals(() => lock?.release());
+  const stopRequested = cancelOnSignals(() => lock?.release());
   try {
     if (options.pushOnly) throw new CliInputError('--watch and --push-only do not go together');
     if (options.full)
@@ -354,7 +359,7 @@ async function watchCommand(options: SyncCommandOptions): Promise<number> {
       cleanups.push(() => unwatchFile(file, onChange));
     }
     running.start();
-    const signal = await stopRequested.received;
+    const signal = await stopRequested.first;
     await running.stop();
     progress?.stop();
     const how = signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C';
@@ -374,31 +379,6 @@ async function watchCommand(options: SyncCommandOptions): Promise<number> {
     lock?.release();
     stopRequested.dispose();
   }
-}
-
-/** The first SIGINT or SIGTERM asks the watch to stop; a second one ends the process at once. */
-function stopOnSignals(onSecond: () => void) {
-  let received: NodeJS.Signals | undefined;
-  let resolveReceived: (signal: NodeJS.Signals) => void = () => {};
-  const promise = new Promise<NodeJS.Signals>((resolve) => (resolveReceived = resolve));
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (received) {
-      onSecond();
-      process.stderr.write(`vorort sync: ${signal} again, stopping at once\n`);
-      process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
-    }
-    received = signal;
-    resolveReceived(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    received: promise,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }
 
 const clock = (iso: string | null, seconds = false) =>
