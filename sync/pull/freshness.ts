@@ -58,12 +58,7 @@ export function confirm(
   ids: readonly string[],
   at: string,
 ): void {
-  if (ids.length === 0) return;
-  const statement = sqlite.prepare(
-    `INSERT INTO confirmations (scope, id, confirmed_at) VALUES (?, ?, ?)
-     ON CONFLICT (scope, id) DO UPDATE SET confirmed_at = excluded.confirmed_at`,
-  );
-  sqlite.transaction(() => ids.forEach((id) => statement.run(scope, id, at)))();
+  stamp(sqlite, 'confirmed_at', scope, ids, at);
 }
 
 export function confirmedAt(
@@ -86,10 +81,20 @@ export function markTried(
   ids: readonly string[],
   at: string,
 ): void {
+  stamp(sqlite, 'tried_at', scope, ids, at);
+}
+
+function stamp(
+  sqlite: BetterSqlite3.Database,
+  column: 'confirmed_at' | 'tried_at',
+  scope: RotationScope,
+  ids: readonly string[],
+  at: string,
+): void {
   if (ids.length === 0) return;
   const statement = sqlite.prepare(
-    `INSERT INTO confirmations (scope, id, tried_at) VALUES (?, ?, ?)
-     ON CONFLICT (scope, id) DO UPDATE SET tried_at = excluded.tried_at`,
+    `INSERT INTO confirmations (scope, id, ${column}) VALUES (?, ?, ?)
+     ON CONFLICT (scope, id) DO UPDATE SET ${column} = excluded.${column}`,
   );
   sqlite.transaction(() => ids.forEach((id) => statement.run(scope, id, at)))();
 }
