@@ -3,7 +3,11 @@
 // costing only itself, a parent the service no longer has (404) removed here too, and no parent
 // started once the sync has sent more than its budget.
 import type { TableName } from '../db/schema';
-import { forEachItem, isGone, runCollection, type PullContext } from './context';
+import { forEachItem, isGone, isSkip, runCollection, type PullContext } from './context';
+import { recordItemFailure } from './quarantine';
+
+/** This many refusals (403/423) before any success stop the loop: the area itself is refused. */
+const AREA_REFUSED_AFTER = 3;
 
 export interface ParentRefresh {
   records: number;
@@ -33,6 +37,7 @@ export async function pullParents(
     let records = 0;
     let deleted = 0;
     let finished = 0;
+    const refused: { id: string; error: unknown }[] = [];
     await forEachItem(
       ctx,
       spec.collection,
@@ -46,6 +51,13 @@ export async function pullParents(
           deleted += outcome.deleted;
           done.add(id);
         } catch (error) {
+          if (isSkip(error)) {
+            // One parent refused (a course the trainer no longer teaches) costs that parent only;
+            // refusals before any success are the area itself: the collection is skipped.
+            refused.push({ id, error });
+            if (done.size === 0 && refused.length >= AREA_REFUSED_AFTER) throw error;
+            return;
+          }
           if (!isGone(error)) throw error;
           deleted += removeGoneParent(ctx, spec.table, id);
         }
@@ -53,6 +65,11 @@ export async function pullParents(
         ctx.progress({ collection: spec.collection, done: finished, total: ids.length });
       },
     );
+    // Refused and nothing read: the account may not read this collection at all.
+    const [first] = refused;
+    if (first && done.size === 0) throw first.error;
+    for (const { id, error } of refused)
+      recordItemFailure(ctx, spec.collection, { type: spec.type, id }, error);
     return { records, deleted, fullScan: false };
   });
   return result.skipped ? new Set(ids) : done;
