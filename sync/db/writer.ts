@@ -51,6 +51,11 @@ export interface LocalRecordHooks {
   removable(table: string, ids: readonly string[]): string[];
 }
 
+/** Columns not taken from the record's own resource but from others it names. */
+const DERIVED_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
+  courses: ['first_date', 'last_date'],
+};
+
 export class ReplicaWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** One transaction wrapper for every call: better-sqlite3 builds several functions per wrapper. */
@@ -140,8 +145,13 @@ export class ReplicaWriter {
     const keys = KEYS[table];
     if (!keys) throw new Error(`No primary key known for table ${table}`);
     const updates = columns.filter((c) => !keys.includes(c)).map((c) => `${c} = excluded.${c}`);
-    // A record whose base is unchanged is not rewritten: no page or index write for what is already there.
-    const onlyChanged = columns.includes('base') ? ` WHERE ${table}.base IS NOT excluded.base` : '';
+    // A record whose base is unchanged is not rewritten: no page or index write for what is already
+    // there. Columns derived from other records (a course's first and last day, from its dates)
+    // are compared too: a date can move while the course's own resource stays the same.
+    const compared = ['base', ...(DERIVED_COLUMNS[table] ?? [])].filter((c) => columns.includes(c));
+    const onlyChanged = columns.includes('base')
+      ? ` WHERE ${compared.map((c) => `${table}.${c} IS NOT excluded.${c}`).join(' OR ')}`
+      : '';
     const sql =
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
       `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}${onlyChanged}` : 'NOTHING'}`;
