@@ -170,6 +170,7 @@ async function pullEverything(ctx: PullContext, stop: AbortController): Promise<
       try {
         await withinBudget(ctx, 'personal', () => pullPersonal(ctx, personalScan));
         await nearPlanned.settled;
+        if (stop.signal.aborted) return;
         const plan = planPeople(ctx);
         peoplePlanned.settle();
         await pullEndpointTrainings(ctx, plan.trainings);
@@ -199,9 +200,21 @@ async function pullEverything(ctx: PullContext, stop: AbortController): Promise<
     async () => {
       await withinBudget(ctx, 'helferstunden', () => pullHours(ctx));
       await Promise.all([nearPlanned.settled, peoplePlanned.settled]);
+      // Nothing is planned (nor its share spent) once another lane has failed for good.
+      if (stop.signal.aborted) return;
       await pullHoursHistory(ctx, planHoursWindows(ctx));
     },
   ]);
+}
+
+/**
+ * Waits for every pull, then throws the first failure: none may still write into the replica
+ * once the sync has returned.
+ */
+async function allOrFirstFailure(pulls: readonly (Promise<unknown> | false)[]): Promise<void> {
+  const outcomes = await Promise.allSettled(pulls);
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** A one-time signal between lanes: settle() may be called any number of times. */
@@ -299,7 +312,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
       }),
     );
   // Small and independent of each other: side by side (the client bounds what is in flight).
-  await Promise.all(pulls);
+  await allOrFirstFailure(pulls);
 }
 
 /** The course module's reference data due, then the courses of the window (every sync). */
@@ -318,7 +331,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
     return;
   }
   // The UVTs beside the clients and courses (the courses name clients, so those come first).
-  await Promise.all([
+  await allOrFirstFailure([
     due.has('uvts') &&
       pullWhole(ctx, {
         collection: 'uvts',

@@ -4,6 +4,7 @@
 // started once the sync has sent more than its budget.
 import type { TableName } from '../db/schema';
 import { forEachItem, isGone, isSkip, runCollection, type PullContext } from './context';
+import { markTried, type RotationScope } from './freshness';
 import { recordItemFailure } from './quarantine';
 
 /** This many refusals (403/423) before any success stop the loop: the area itself is refused. */
@@ -16,6 +17,8 @@ export interface ParentRefresh {
 
 export interface ParentCollection {
   collection: string;
+  /** The rotation the parents belong to: each is noted as asked for when its request starts. */
+  scope: RotationScope;
   /** The parent's resource type (quarantine entries of failed items name it). */
   type: string;
   /** Where the parent lives: it is deleted there when the service answers 404. */
@@ -25,13 +28,13 @@ export interface ParentCollection {
 
 /**
  * Refreshes the collection for `ids`, as one collection of the summary. Answers the parents whose
- * list came (all of them when the collection is unavailable, 403 or 423: nothing to wait for).
+ * list came, and whether the whole collection was refused (403 or 423: nothing to wait for).
  */
 export async function pullParents(
   ctx: PullContext,
   spec: ParentCollection,
   ids: readonly string[],
-): Promise<Set<string>> {
+): Promise<{ done: Set<string>; refused: boolean }> {
   const done = new Set<string>();
   const result = await runCollection(ctx, spec.collection, async () => {
     let records = 0;
@@ -45,6 +48,7 @@ export async function pullParents(
       (id) => ({ type: spec.type, id }),
       async (id) => {
         if (ctx.budget.overspent()) return ctx.budget.defer(spec.collection);
+        markTried(ctx.replica.sqlite, spec.scope, [id], ctx.options.now().toISOString());
         try {
           const outcome = await spec.refresh(id);
           records += outcome.records;
@@ -72,7 +76,7 @@ export async function pullParents(
       recordItemFailure(ctx, spec.collection, { type: spec.type, id }, error);
     return { records, deleted, fullScan: false };
   });
-  return result.skipped ? new Set(ids) : done;
+  return { done, refused: result.skipped !== undefined };
 }
 
 /** The parent was deleted on the service (404): so is it here, with what belongs to it. */

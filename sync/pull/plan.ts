@@ -8,7 +8,6 @@ import {
   LAST_TOUCHED,
   earnedShare,
   keepShare,
-  markTried,
   plannedBoundHours,
   type RotationScope,
 } from './freshness';
@@ -184,10 +183,6 @@ export function planCourses(ctx: PullContext, onNearPlanned: () => void): Course
         )
       : [];
 
-  const at = now.toISOString();
-  markTried(sqlite, 'course', [...nearCourses, ...courses], at);
-  markTried(sqlite, 'forms', forms.map(formOwnerKey), at);
-  markTried(sqlite, 'client', clients, at);
   return { nearCourses, courses, forms, clients };
 }
 
@@ -216,9 +211,6 @@ export function planPeople(ctx: PullContext): PeoplePlan {
        ORDER BY ${LAST_TOUCHED}, u.id`,
     ),
   );
-  const at = ctx.options.now().toISOString();
-  markTried(ctx.replica.sqlite, 'person', people, at);
-  markTried(ctx.replica.sqlite, 'trainings', trainings, at);
   return { people, trainings };
 }
 
@@ -248,7 +240,7 @@ function ids(ctx: PullContext, sql: string, ...params: unknown[]): string[] {
 function ownNeverConfirmed(ctx: PullContext, scope: RotationScope, id: string | null) {
   if (id === null) return null;
   const known = ctx.replica.sqlite
-    .prepare('SELECT 1 FROM confirmations WHERE scope = ? AND id = ?')
+    .prepare('SELECT 1 FROM confirmations WHERE scope = ? AND id = ? AND confirmed_at IS NOT NULL')
     .get(scope, id);
   return known ? null : id;
 }

@@ -18,7 +18,7 @@ describe('drifts', () => {
   let dir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, scale: 'small', seed: 14 });
+    sandbox = await startSandbox({ port: 0, scale: 'small', seed: 4 });
     dir = mkdtempSync(join(tmpdir(), 'vorort-drifts-'));
   });
   afterAll(async () => {
@@ -74,6 +74,62 @@ describe('drifts', () => {
       await replica.close();
     }
   });
+
+  it.each(['office', 'trainer'] as const)(
+    'a course that slid out of the window leaves the %s replica with its participants, whatever the service now answers for it',
+    async (profile) => {
+      const user = sandbox.users.find((u) => u.role === profile)!;
+      const api = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(user.accessToken),
+      });
+      const replica = openReplica(join(dir, `slid-${profile}.sqlite`));
+      try {
+        const start = Date.now();
+        const syncAt = (days: number) => {
+          const at = new Date(start + days * 24 * 3_600_000);
+          return runSync({
+            api,
+            replica,
+            options: { profile, ...EVERY_ITEM_EVERY_SYNC, now: () => at, today: () => at },
+          });
+        };
+        await syncAt(0);
+        // The course of the replica that leaves the window first (the window starts 3 months back).
+        const leaving = replica.sqlite
+          .prepare(
+            `SELECT id, last_date FROM courses WHERE id IN (SELECT course_id FROM participations)
+             ORDER BY last_date LIMIT 1`,
+          )
+          .get() as { id: string; last_date: string };
+        expect(leaving).toBeDefined();
+        // The trainer is no longer on it: the service answers 403 for its participants from now on.
+        if (profile === 'trainer') {
+          const course = sandbox.store.get('course', leaving.id)!;
+          const trainers = (course.relationships.trainers ?? []) as { type: 'user'; id: string }[];
+          sandbox.store.put({
+            ...course,
+            relationships: {
+              ...course.relationships,
+              trainers: trainers.filter((t) => t.id !== user.id),
+            },
+          });
+        }
+        const daysUntilOut =
+          Math.ceil((Date.parse(leaving.last_date) - (start - 92 * 24 * 3_600_000)) / 86_400_000) +
+          2;
+        const later = await syncAt(daysUntilOut);
+        expect(later.ok, JSON.stringify(later.collections)).toBe(true);
+        expect(later.collections.participations?.skipped).toBeUndefined();
+        const count = (sql: string) =>
+          replica.sqlite.prepare(sql).pluck().get(leaving.id) as number;
+        expect(count('SELECT count(*) FROM courses WHERE id = ?')).toBe(0);
+        expect(count('SELECT count(*) FROM participations WHERE course_id = ?')).toBe(0);
+      } finally {
+        await replica.close();
+      }
+    },
+  );
 });
 
 function courseOf(date: { relationships: Record<string, unknown> }): string {

@@ -9,9 +9,10 @@ import { replaceChildren } from './whole';
 
 /** Participants of the planned clients (they may belong to courses outside the window). */
 export async function pullClientParticipants(ctx: PullContext, clientIds: readonly string[]) {
-  const refreshed = await pullParents(
+  const { done: refreshed } = await pullParents(
     ctx,
     {
+      scope: 'client',
       collection: 'client_participants',
       type: 'client',
       table: 'clients',

@@ -131,7 +131,16 @@ export function pullCourses(ctx: PullContext) {
       .pluck()
       .get(...inWindow.params) as number;
     guardMassDeletion('courses', inWindowCount, gone.length);
-    const deleted = writer.transaction(() => writer.deleteWhereIn('courses', 'id', gone));
+    // A course that slid out of the window is dropped deliberately, with its participants: the
+    // sync no longer follows it, and a frozen copy would show counts and states that are wrong
+    // (and keep people's data the account may no longer see). Dates unknown: it stays.
+    const outside = ctx.writer
+      .statement('SELECT id FROM courses WHERE last_date < ? OR first_date >= ?')
+      .pluck()
+      .all(window.from, inWindow.params[0]) as string[];
+    const deleted = writer.transaction(() =>
+      writer.deleteWhereIn('courses', 'id', [...gone, ...outside]),
+    );
     return { records: courses.length, deleted, fullScan: true };
   });
 }
@@ -154,6 +163,7 @@ export async function pullCourseChildren(
       ctx,
       {
         collection,
+        scope: 'course',
         type: 'course',
         table: 'courses',
         refresh: (id) => refresh(ctx, id, withDigests.has(id)),
@@ -162,12 +172,15 @@ export async function pullCourseChildren(
     );
   const participants = await children('participations', refreshParticipations);
   const fields = await children('customfields', refreshCustomfields);
-  confirm(
-    ctx.replica.sqlite,
-    'course',
-    ids.filter((id) => participants.has(id) && fields.has(id)),
-    ctx.options.now().toISOString(),
-  );
+  // A list the account may not read has nothing to wait for; with neither read, nothing came.
+  const came = (list: typeof participants, id: string) => list.refused || list.done.has(id);
+  if (!(participants.refused && fields.refused))
+    confirm(
+      ctx.replica.sqlite,
+      'course',
+      ids.filter((id) => came(participants, id) && came(fields, id)),
+      ctx.options.now().toISOString(),
+    );
 }
 
 /** One course's participations, with their companies and UVTs, replaced. */

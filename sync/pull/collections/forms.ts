@@ -2,7 +2,7 @@
 // owner, for the owners the sync's plan names, and skipped when the list is the one applied last time.
 import { hash } from 'node:crypto';
 import { forEachItem, runCollection, type PullContext } from '../context';
-import { confirm } from '../freshness';
+import { confirm, markTried } from '../freshness';
 import { appliedDigests, recordDigest } from './whole';
 
 /** A form list's owner: the own person (u) or a course (k); its rotation id is `u:<id>` or `k:<id>`. */
@@ -25,6 +25,12 @@ export function pullForms(ctx: PullContext, owners: readonly FormOwner[]) {
     try {
       await forEachItem(ctx, 'formulare', owners, identify, async (owner) => {
         if (ctx.budget.overspent()) return ctx.budget.defer('forms');
+        markTried(
+          ctx.replica.sqlite,
+          'forms',
+          [formOwnerKey(owner)],
+          ctx.options.now().toISOString(),
+        );
         // The rotation applies each list whole: anything amiss heals within its bound.
         records += await refreshForms(ctx, owner, false);
         confirmed.push(formOwnerKey(owner));

@@ -9,9 +9,10 @@ import { pullParents } from '../parents';
 import { replaceChildren } from './whole';
 
 export async function pullPersonDetails(ctx: PullContext, people: readonly string[]) {
-  const refreshed = await pullParents(
+  const { done: refreshed } = await pullParents(
     ctx,
     {
+      scope: 'person',
       collection: 'person_details',
       type: 'user',
       table: 'users',
@@ -70,7 +71,7 @@ export function remainingInRotation(
         : '1 = 1';
   const { total, done } = ctx.replica.sqlite
     .prepare(
-      `SELECT count(*) AS total, count(f.id) AS done FROM users u
+      `SELECT count(*) AS total, count(f.confirmed_at) AS done FROM users u
        LEFT JOIN confirmations f ON f.scope = @scope AND f.id = u.id WHERE ${where}`,
     )
     .get({ scope, self: ctx.selfId }) as { total: number; done: number };

@@ -160,9 +160,10 @@ function embedsTrainings(user: ServiceResource): boolean {
  * and replaced (which finds deleted trainings), and the person confirmed.
  */
 export async function pullEndpointTrainings(ctx: PullContext, people: readonly string[]) {
-  const refreshed = await pullParents(
+  const { done: refreshed } = await pullParents(
     ctx,
     {
+      scope: 'trainings',
       collection: 'ausbildungen',
       type: 'user',
       table: 'users',
