@@ -41,34 +41,40 @@ export async function pullParents(
     let deleted = 0;
     let finished = 0;
     const refused: { id: string; error: unknown }[] = [];
-    await forEachItem(
-      ctx,
-      spec.collection,
-      ids,
-      (id) => ({ type: spec.type, id }),
-      async (id) => {
-        if (ctx.budget.overspent()) return ctx.budget.defer(spec.collection);
-        markTried(ctx.replica.sqlite, spec.scope, [id], ctx.options.now().toISOString());
-        try {
-          const outcome = await spec.refresh(id);
-          records += outcome.records;
-          deleted += outcome.deleted;
-          done.add(id);
-        } catch (error) {
-          if (isSkip(error)) {
-            // One parent refused (a course the trainer no longer teaches) costs that parent only;
-            // refusals before any success are the area itself: the collection is skipped.
-            refused.push({ id, error });
-            if (done.size === 0 && refused.length >= AREA_REFUSED_AFTER) throw error;
-            return;
+    // The parents whose requests started: noted as asked for, in one transaction at the end.
+    const started: string[] = [];
+    try {
+      await forEachItem(
+        ctx,
+        spec.collection,
+        ids,
+        (id) => ({ type: spec.type, id }),
+        async (id) => {
+          if (ctx.budget.overspent()) return ctx.budget.defer(spec.collection);
+          started.push(id);
+          try {
+            const outcome = await spec.refresh(id);
+            records += outcome.records;
+            deleted += outcome.deleted;
+            done.add(id);
+          } catch (error) {
+            if (isSkip(error)) {
+              // One parent refused (a course the trainer no longer teaches) costs that parent only;
+              // refusals before any success are the area itself: the collection is skipped.
+              refused.push({ id, error });
+              if (done.size === 0 && refused.length >= AREA_REFUSED_AFTER) throw error;
+              return;
+            }
+            if (!isGone(error)) throw error;
+            deleted += removeGoneParent(ctx, spec.table, id);
           }
-          if (!isGone(error)) throw error;
-          deleted += removeGoneParent(ctx, spec.table, id);
-        }
-        finished += 1;
-        ctx.progress({ collection: spec.collection, done: finished, total: ids.length });
-      },
-    );
+          finished += 1;
+          ctx.progress({ collection: spec.collection, done: finished, total: ids.length });
+        },
+      );
+    } finally {
+      markTried(ctx.replica.sqlite, spec.scope, started, ctx.options.now().toISOString());
+    }
     // Refused and nothing read: the account may not read this collection at all.
     const [first] = refused;
     if (first && done.size === 0) throw first.error;

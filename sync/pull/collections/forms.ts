@@ -18,6 +18,8 @@ export function pullForms(ctx: PullContext, owners: readonly FormOwner[]) {
   return runCollection(ctx, 'formulare', async () => {
     let records = 0;
     const confirmed: string[] = [];
+    // Owners whose requests started: noted as asked for, in one transaction at the end.
+    const started: string[] = [];
     const identify = (owner: FormOwner) => ({
       type: owner.typ === 'u' ? 'user' : 'course',
       id: owner.id,
@@ -25,18 +27,15 @@ export function pullForms(ctx: PullContext, owners: readonly FormOwner[]) {
     try {
       await forEachItem(ctx, 'formulare', owners, identify, async (owner) => {
         if (ctx.budget.overspent()) return ctx.budget.defer('forms');
-        markTried(
-          ctx.replica.sqlite,
-          'forms',
-          [formOwnerKey(owner)],
-          ctx.options.now().toISOString(),
-        );
+        started.push(formOwnerKey(owner));
         // The rotation applies each list whole: anything amiss heals within its bound.
         records += await refreshForms(ctx, owner, false);
         confirmed.push(formOwnerKey(owner));
       });
     } finally {
-      confirm(ctx.replica.sqlite, 'forms', confirmed, ctx.options.now().toISOString());
+      const at = ctx.options.now().toISOString();
+      markTried(ctx.replica.sqlite, 'forms', started, at);
+      confirm(ctx.replica.sqlite, 'forms', confirmed, at);
     }
     return { records, deleted: 0, fullScan: false };
   });
