@@ -209,29 +209,6 @@ export function endsTheItemLoop(ctx: PullContext, error: unknown): boolean {
 }
 
 /**
- * Per-item progress (a person's watermark) written in small batches: one transaction per item
- * would cost more than a no-change sync's whole local work, and a crash loses at most one batch
- * (those items are simply asked for again). Call flush() in a `finally`.
- */
-export function progressBatches(ctx: PullContext, sql: string, every = 50) {
-  const statement = ctx.writer.statement(sql);
-  let pending: unknown[][] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    ctx.writer.transaction(() => batch.forEach((params) => statement.run(...params)));
-  };
-  return {
-    add(...params: unknown[]) {
-      pending.push(params);
-      if (pending.length >= every) flush();
-    },
-    flush,
-  };
-}
-
-/**
  * Yields `fetch(item, signal)` for every item in order, with up to `ahead` fetches running in
  * advance, so the network works on the next answers while this one is applied. Memory stays
  * bounded by `ahead`. When the consumer stops early (an error, a break), the fetches ahead are

@@ -36,7 +36,7 @@ export interface PeoplePlan {
 const NEAR_WINDOW_MIN_AGE_MS = 60_000;
 
 /** The reference collections, kept on a rotation of their own (the first sync takes them all). */
-export const REFERENCE_COLLECTIONS = [
+const REFERENCE_COLLECTIONS = [
   'userinfo',
   'orga',
   'kalender',
