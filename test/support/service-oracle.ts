@@ -1,51 +1,12 @@
-// What the service holds, read with plain fetch (deliberately not the sync client, so the two
+// What the service holds (read by ./service-read, deliberately not the sync client, so the two
 // cannot share a bug), and a comparison of a replica against it, record for record.
 import type BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'vitest';
 import { courseWindow } from '../../sync/pull/collections/courses';
 import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
+import { list, meaning, type OracleTarget, type Resource } from './service-read';
 
-interface Resource {
-  type: string;
-  id: string;
-  attributes: Record<string, unknown>;
-  relationships?: Record<string, unknown>;
-}
-
-export interface OracleTarget {
-  baseUrl: string;
-  token: string;
-}
-
-async function getJson(
-  target: OracleTarget,
-  path: string,
-): Promise<{ data: Resource[] | Resource; included?: Resource[]; links?: { next?: string } }> {
-  let url: string | undefined = `${target.baseUrl}${path}`;
-  const data: Resource[] = [];
-  const included: Resource[] = [];
-  let single: Resource | undefined;
-  while (url) {
-    const response = await fetch(url, { headers: { authorization: `Bearer ${target.token}` } });
-    if (!response.ok)
-      throw new Error(`oracle GET ${url}: ${response.status} ${await response.text()}`);
-    const body = (await response.json()) as {
-      data: Resource[] | Resource;
-      included?: Resource[];
-      links?: { next?: string };
-    };
-    if (Array.isArray(body.data)) data.push(...body.data);
-    else single = body.data;
-    included.push(...(body.included ?? []));
-    url = body.links?.next;
-  }
-  return { data: single ?? data, included };
-}
-
-export async function list(target: OracleTarget, path: string): Promise<Resource[]> {
-  const { data } = await getJson(target, path);
-  return Array.isArray(data) ? data : [data];
-}
+export { list, meaning, type OracleTarget } from './service-read';
 
 export interface ExpectedReplica {
   /** Replica table → resources the service holds for it. */
@@ -104,30 +65,6 @@ export async function officeExpectation(
       ),
     },
   };
-}
-
-/**
- * What a value means, as the tolerant reader keeps it (DESIGN rule 14): null, "", zero dates,
- * empty lists and empty objects are no value and left out, at any depth.
- */
-export function meaning(value: unknown): unknown {
-  if (
-    value === null ||
-    value === '' ||
-    (typeof value === 'string' && value.startsWith('0000-00-00'))
-  )
-    return undefined;
-  if (Array.isArray(value)) {
-    const items = value.map(meaning).filter((item) => item !== undefined);
-    return items.length > 0 ? items : undefined;
-  }
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .map(([key, member]) => [key, meaning(member)] as const)
-      .filter(([, member]) => member !== undefined);
-    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-  }
-  return value;
 }
 
 /** Asserts that every table holds exactly the expected records, with the service's attributes (their meaning) as their base. */
