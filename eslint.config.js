@@ -9,6 +9,10 @@ const ui = never(
 );
 const electronHost = never(['electron', '**/electron/**'], 'only electron/ may use Electron');
 const noSandbox = never(['**/sandbox/**'], 'sync/ must not depend on the sandbox');
+const sandboxApart = never(
+  ['**/sync/**'],
+  'the sandbox must not share the client’s code (or its bugs)',
+);
 
 /** One restricted-imports rule per room: what each folder must never import. */
 function room(files, ...groups) {
@@ -66,11 +70,18 @@ export default tseslint.config(
       'tests may start the sandbox through sandbox/server only',
     ),
   ),
+  room(['sandbox/**'], ui, electronHost, sandboxApart),
+  // The admin interface sits on top of the sandbox: it may use the data and the interface's
+  // helpers, never the other way round (the interface works the same without it).
   room(
-    ['sandbox/**'],
+    ['sandbox/http/**', 'sandbox/data/**', 'sandbox/auth/**'],
     ui,
     electronHost,
-    never(['**/sync/**'], 'the sandbox must not share the client’s code (or its bugs)'),
+    sandboxApart,
+    never(
+      ['**/admin/**', '**/admin'],
+      'the admin interface builds on sandbox/data and sandbox/http, not the reverse',
+    ),
   ),
   // The parts of sync/, lowest first: each may import only the parts below it (tests may cross).
   ...syncParts([

@@ -1,6 +1,6 @@
 // The option parsers of `vorort sandbox`: what they accept, and that every refusal is a
 // commander InvalidArgumentError (which the command turns into exit status 2) with a reason.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,5 +159,53 @@ describe('vorort sandbox --client-ids', () => {
     expect(option.attributeName()).toBe('clientIds');
     expect(option.isBoolean()).toBe(true);
     expect(option.defaultValue).toBe(false);
+  });
+});
+
+describe('vorort sandbox --admin', () => {
+  it('prints the admin URL and token at start, and is off by default', async () => {
+    const program = new Command('vorort');
+    registerSandboxCommand(program);
+    const sandbox = program.commands.find((command) => command.name() === 'sandbox')!;
+    const option = sandbox.options.find((candidate) => candidate.long === '--admin')!;
+    expect(option.isBoolean()).toBe(true);
+    expect(option.defaultValue).toBe(false);
+
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { Command } from 'commander';
+         import { registerSandboxCommand } from './sandbox/cli.ts';
+         const program = new Command('vorort');
+         registerSandboxCommand(program);
+         await program.parseAsync(process.argv.slice(1), { from: 'user' });`,
+        'sandbox',
+        '--admin',
+        '--port',
+        '0',
+      ],
+      { cwd: new URL('..', import.meta.url), stdio: 'pipe' },
+    );
+    try {
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.includes('Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+      });
+      const url = /Admin URL\s+(http:\/\/127\.0\.0\.1:\d+\/_admin)/.exec(stdout)?.[1];
+      const token = /Admin token\s+([0-9a-f]{64})/.exec(stdout)?.[1];
+      expect(url).toBeDefined();
+      const answer = await fetch(`${url}/clock`, { headers: { authorization: `Bearer ${token}` } });
+      expect(answer.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

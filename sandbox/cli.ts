@@ -42,6 +42,7 @@ interface SandboxCommandOptions {
   withoutCourses: boolean;
   autoApprove: boolean;
   clientIds: boolean;
+  admin: boolean;
   anchorDate?: string;
   json: boolean;
 }
@@ -62,6 +63,8 @@ function machineSummary(sandbox: RunningSandbox): string {
       name,
       accessToken,
     })),
+    // Only with --admin, last, so the line is unchanged without it.
+    ...(sandbox.admin ? { admin: sandbox.admin } : {}),
   });
 }
 
@@ -98,6 +101,12 @@ ${table([
     `${CONFIDENTIAL_CLIENT_ID} (confidential: client_secret ${CONFIDENTIAL_CLIENT_SECRET}, redirect ${CONFIDENTIAL_REDIRECT_URIS.join(', ')})`,
   ],
   ['iCal feed', sandbox.feedUrl],
+  ...(sandbox.admin
+    ? [
+        ['Admin URL', `${sandbox.admin.url} (tests only, see sandbox/RESOURCES.md)`],
+        ['Admin token', sandbox.admin.token],
+      ]
+    : []),
 ])}
 
 Demo users with ready access tokens (valid ${options.tokenTtl} s):
@@ -145,6 +154,7 @@ async function run(options: SandboxCommandOptions): Promise<void> {
       withoutCourses: options.withoutCourses,
       autoApprove: options.autoApprove,
       clientIds: options.clientIds,
+      admin: options.admin,
     });
   } catch (error) {
     process.stderr.write(
@@ -219,6 +229,11 @@ export function registerSandboxCommand(program: Command): void {
     .option(
       '--client-ids',
       "accept a client-generated id (a UUID in data.id) when creating, as an idempotency key: the resource keeps the service's id and answers meta.client_id, the same id again is 409 already_exists (default: off, any data.id on creation is 403 as on the real service)",
+      false,
+    )
+    .option(
+      '--admin',
+      "serve the admin interface for tests at /_admin (loopback only, its own token, printed at start): the changes of the service's web interface, the service's clock, paging at run time, the change journal, backups",
       false,
     )
     .option(

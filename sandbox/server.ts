@@ -1,11 +1,18 @@
 // Starts the sandbox: the store (demo data generated when it is empty), the OAuth server at
-// /oauth/v1 and the interface under its prefix, on one Fastify server. Tests and the CLI use
-// the returned handle: URLs, a ready token per demo account, the store and the auth service
-// (to act "as another user on the service"), and close().
+// /oauth/v1, the interface under its prefix and, with `admin`, the admin interface at /_admin,
+// on one Fastify server. Tests and the CLI use the returned handle: URLs, a ready token per
+// demo account, the store and the auth service (to act "as another user on the service"), and
+// close().
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
+import type { AdminContext } from './admin/context';
+import { isLoopbackHost } from './admin/guard';
+import { Journal, JournaledStore } from './admin/journal';
+import { ADMIN_PATH, adminPlugin } from './admin/plugin';
 import { listAccounts } from './auth/accounts';
 import { createAuthService } from './auth/index';
 import { PUBLIC_CLIENT_ID, type AuthService } from './auth/types';
+import { SandboxClock } from './data/clock';
 import { generateDemoData, type Scale } from './data/generate';
 import { isStoreEmpty, openStore } from './data/memory-store';
 import type { AccountAttributes, ResourceType, Role, Store } from './data/store';
@@ -69,6 +76,14 @@ export interface SandboxOptions {
    * service. See sandbox/RESOURCES.md, "Client-generated ids".
    */
   clientIds?: boolean;
+  /**
+   * The admin interface for tests at origin + /_admin (sandbox/RESOURCES.md, "Admin interface
+   * (tests only)"): changes the service's web interface makes, the clock, paging at run time,
+   * the change journal, backups. Default off. Only with a loopback host (else RangeError).
+   */
+  admin?: boolean;
+  /** The admin interface's bearer token; default a random 32-byte hex per start. */
+  adminToken?: string;
 }
 
 export interface SandboxUser {
@@ -94,8 +109,11 @@ export interface RunningSandbox {
   feedUrl: string;
   /** Every account, office first, with a ready access token carrying every scope of its role. */
   users: SandboxUser[];
+  /** The store; with `admin`, every write through it is noted in the change journal. */
   store: Store;
   auth: AuthService;
+  /** With `admin`: the admin interface (origin + /_admin) and its bearer token; else absent. */
+  admin?: { url: string; token: string };
   /**
    * Renders this record (the stored `type`, e.g. `helferstunden`, and id) unreadable for a
    * client wherever it is primary data, until repaired: type, id and the envelope stay valid,
@@ -141,10 +159,24 @@ function checkOptions(options: SandboxOptions): void {
     throw new RangeError(`slowMs must not be negative, got ${options.slowMs}.`);
   }
   if (options.shapes !== undefined) parseShapes(options.shapes);
+  const host = options.host ?? '127.0.0.1';
+  if (options.admin && !isLoopbackHost(host)) {
+    throw new RangeError(
+      `The admin interface changes any data without OAuth, so it listens on loopback only (127.0.0.1, ::1 or localhost), not on "${host}".`,
+    );
+  }
+  if (options.adminToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(options.adminToken)) {
+    throw new RangeError(
+      'The admin token must be at least 16 printable characters without spaces.',
+    );
+  }
 }
 
-function openFilledStore(options: SandboxOptions): Store {
-  const store = openStore(options.data === undefined ? {} : { file: options.data });
+function openFilledStore(options: SandboxOptions, clock: SandboxClock): Store {
+  const store = openStore({
+    ...(options.data === undefined ? {} : { file: options.data }),
+    clock: () => new Date(clock.now()),
+  });
   try {
     if (isStoreEmpty(store)) {
       generateDemoData(store, {
@@ -174,7 +206,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     typeof options.faults === 'string' ? parseFaultSpec(options.faults) : options.faults;
   const rateLimit =
     typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
-  const store = openFilledStore(options);
+  // One clock for the store's change times, "today" of the filters and the Date header; the
+  // admin interface moves it. OAuth keeps real time (tokens do not expire when it moves).
+  const clock = new SandboxClock();
+  const journal = options.admin ? new Journal() : undefined;
+  const filled = openFilledStore(options, clock);
+  // Installed after the demo data is generated: the journal lists the changes since start.
+  const store = journal ? new JournaledStore(filled, journal, clock) : filled;
   const auth = createAuthService({
     store,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
@@ -199,7 +237,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       pageSize: options.pageSize,
       coursesLicensed,
       clientIds: options.clientIds ?? false,
-      clock: Date.now,
+      clock: () => clock.now(),
     };
     const requestLog = new RequestLog();
     await app.register(
@@ -221,13 +259,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       { prefix },
     );
     if (prefix !== '') registerNotFound(app);
+    const adminToken = journal
+      ? (options.adminToken ?? randomBytes(32).toString('hex'))
+      : undefined;
+    if (journal && adminToken) {
+      const admin: AdminContext = { api: context, clock, journal, backups: new Map() };
+      await app.register(adminPlugin({ admin, token: adminToken }), { prefix: ADMIN_PATH });
+    }
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
     if (address === null || typeof address === 'string')
       throw new Error('The sandbox listens on no TCP port.');
     links.origin = `http://${urlHost(address.address, address.family)}:${address.port}`;
     auth.setOrigin(links.origin);
-    return running(app, store, auth, links, variation, requestLog);
+    return running(app, store, auth, links, variation, requestLog, adminToken);
   } catch (error) {
     await app.close();
     store.close();
@@ -242,6 +287,7 @@ function running(
   links: Links,
   variation: AnswerVariation,
   requestLog: RequestLog,
+  adminToken: string | undefined,
 ): RunningSandbox {
   const accounts = listAccounts(store);
   const office = accounts.find((account) => account.role === 'office');
@@ -266,6 +312,7 @@ function running(
     })),
     store,
     auth,
+    ...(adminToken ? { admin: { url: links.origin + ADMIN_PATH, token: adminToken } } : {}),
     breakRecord(type, id, form) {
       if (!store.get(type, id)) throw new RangeError(`The sandbox holds no ${type} ${id}.`);
       variation.breakRecord(type, id, form);

@@ -30,6 +30,9 @@ describe('room boundaries', () => {
     ['sync/api/x.ts', "import { value } from '../db/open';"],
     ['sync/contract.ts', "import { value } from './db/open';"],
     ['sync/queries/x.ts', "import { value } from '../dispatch';"],
+    ['sandbox/http/x.ts', "import { value } from '../admin/journal';"],
+    ['sandbox/data/x.ts', "import { value } from '../admin/journal';"],
+    ['sandbox/http/x.ts', "import { value } from '../../sync/contract';"],
   ])('%s may not %s', async (file, line) => {
     expect(await roomErrors(file, line)).not.toEqual([]);
   });
@@ -42,6 +45,8 @@ describe('room boundaries', () => {
     ['sync/pull/x.ts', "import { value } from '../outbox/conflicts';"],
     ['sync/cli/x.ts', "import { value } from '../scheduler/sync-once';"],
     ['sync/db/x.test.ts', "import { value } from '../pull/engine';"],
+    ['sandbox/admin/x.ts', "import { value } from '../http/context';"],
+    ['sandbox/admin/x.ts', "import { value } from '../data/store';"],
   ])('%s may %s', async (file, line) => {
     expect(await roomErrors(file, line)).toEqual([]);
   });

@@ -314,3 +314,61 @@ describe('the SQLite file', () => {
     expect(() => store.put(hour('1', 'u'))).toThrow(/closed/);
   });
 });
+
+describe('snapshot() and restore()', () => {
+  it('makes the store the snapshot again: records, change times, ids and settings', () => {
+    const { clock, set } = manualClock();
+    const file = join(folder, 'restore.sqlite');
+    const store = open({ file, clock });
+    store.put(hour('1', 'u1'));
+    store.put(hour('2', 'u1'));
+    store.setSettings({ uvtFavorites: false, anchorDate: '2026-03-15', seed: 1, scale: 'small' });
+    const snapshot = store.snapshot();
+    const kept = store.get('helferstunden', '1')!;
+
+    set('2026-03-16T08:00:00.000Z');
+    store.put({ ...hour('2', 'u2') });
+    store.remove('helferstunden', '1');
+    store.put(hour(store.nextId('helferstunden'), 'u1'));
+    store.setSettings({ ...store.settings(), uvtFavorites: true });
+    const lastChange = store.now();
+
+    const changes = store.restore(snapshot);
+    const described = changes.map(
+      ({ before, after }) => `${before?.id ?? '-'}>${after?.id ?? '-'}`,
+    );
+    expect(described.sort()).toEqual(['->1', '2>2', '3>-']);
+    expect(store.get('helferstunden', '1')).toBe(kept);
+    expect(store.get('helferstunden', '2')!.relationships.user).toEqual({ type: 'user', id: 'u1' });
+    expect(store.get('helferstunden', '3')).toBeUndefined();
+    // A restored database's auto-increment: id 3 is handed out again.
+    expect(store.nextId('helferstunden')).toBe('3');
+    expect(store.settings().uvtFavorites).toBe(false);
+    // The clock does not go back.
+    expect(store.now() > lastChange).toBe(true);
+    expect(store.restore(snapshot)).toEqual([]);
+
+    store.close();
+    const reopened = open({ file });
+    expect(reopened.all('helferstunden').map((r) => [r.id, r.updatedAt])).toEqual(
+      snapshot.records.get('helferstunden')!.map((r) => [r.id, r.updatedAt]),
+    );
+    expect(reopened.nextId('helferstunden')).toBe('3');
+    expect(reopened.settings().uvtFavorites).toBe(false);
+  });
+
+  it('rolls back a restore that fails half-way, high-waters included', () => {
+    const store = open();
+    store.put(hour('1', 'u1'));
+    const snapshot = store.snapshot();
+    store.put(hour('2', 'u1'));
+    expect(() =>
+      store.transaction(() => {
+        store.restore(snapshot);
+        throw new Error('abandoned');
+      }),
+    ).toThrow('abandoned');
+    expect(store.all('helferstunden').map((r) => r.id)).toEqual(['1', '2']);
+    expect(store.nextId('helferstunden')).toBe('3');
+  });
+});

@@ -6,9 +6,11 @@ import {
   RESOURCE_TYPES,
   type ResourceRef,
   type ResourceType,
+  type RestoredRecord,
   type SandboxSettings,
   type Store,
   type StoredResource,
+  type StoreSnapshot,
 } from './store';
 import { formatBerlinDate } from './time';
 import { TypeTable } from './type-table';
@@ -28,7 +30,8 @@ const UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type UndoEntry =
   | { kind: 'resource'; type: ResourceType; id: string; previous: StoredResource | undefined }
-  | { kind: 'settings'; previous: SandboxSettings | undefined };
+  | { kind: 'settings'; previous: SandboxSettings | undefined }
+  | { kind: 'highWater'; type: ResourceType; previous: number };
 
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
@@ -189,6 +192,46 @@ class MemoryStore implements Store {
     this.currentSettings = next;
   }
 
+  snapshot(): StoreSnapshot {
+    const records = new Map<ResourceType, readonly StoredResource[]>();
+    const highWaters = new Map<ResourceType, number>();
+    for (const [type, table] of this.tables) {
+      // all() is a frozen list of frozen records: the snapshot can share it.
+      records.set(type, table.all());
+      highWaters.set(type, table.highWater);
+    }
+    return { records, highWaters, settings: this.currentSettings };
+  }
+
+  restore(snapshot: StoreSnapshot): RestoredRecord[] {
+    return this.transaction(() => {
+      const changes: RestoredRecord[] = [];
+      for (const [type, table] of this.tables) {
+        const wanted = new Map((snapshot.records.get(type) ?? []).map((r) => [r.id, r]));
+        for (const current of table.all()) {
+          if (!wanted.has(current.id)) {
+            this.remove(type, current.id);
+            changes.push({ before: current, after: undefined });
+          }
+        }
+        for (const record of wanted.values()) {
+          const current = table.get(record.id);
+          // Unchanged records are the very objects the snapshot holds (stored records are frozen).
+          if (current === record) continue;
+          this.write(record);
+          changes.push({ before: current, after: record });
+        }
+        this.setHighWater(type, snapshot.highWaters.get(type) ?? 0);
+      }
+      if (snapshot.settings !== this.currentSettings) {
+        if (snapshot.settings) this.setSettings(snapshot.settings);
+        else this.logUndo({ kind: 'settings', previous: this.currentSettings });
+        this.currentSettings = snapshot.settings;
+      }
+      return changes;
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -204,6 +247,15 @@ class MemoryStore implements Store {
     return record;
   }
 
+  /** Lowers (or raises) the id high-water, as a restored database's auto-increment. */
+  private setHighWater(type: ResourceType, highWater: number): void {
+    const table = this.table(type);
+    if (table.highWater === highWater) return;
+    this.file?.writeSetting(HIGH_WATER_PREFIX + type, String(highWater));
+    this.logUndo({ kind: 'highWater', type, previous: table.highWater });
+    table.highWater = highWater;
+  }
+
   private logUndo(entry: UndoEntry): void {
     if (this.transactionDepth > 0) this.undoLog.push(entry);
   }
@@ -213,6 +265,8 @@ class MemoryStore implements Store {
       const entry = this.undoLog.pop()!;
       if (entry.kind === 'settings') {
         this.currentSettings = entry.previous;
+      } else if (entry.kind === 'highWater') {
+        this.table(entry.type).highWater = entry.previous;
       } else if (entry.previous) {
         this.table(entry.type).set(entry.previous);
       } else {

@@ -83,6 +83,22 @@ export interface SandboxSettings {
   scale: string;
 }
 
+/**
+ * The whole state of a store at one moment (Store.snapshot): every record with its updatedAt,
+ * the id high-waters and the settings. Opaque to callers; it shares the frozen records.
+ */
+export interface StoreSnapshot {
+  readonly records: ReadonlyMap<ResourceType, readonly StoredResource[]>;
+  readonly highWaters: ReadonlyMap<ResourceType, number>;
+  readonly settings: SandboxSettings | undefined;
+}
+
+/** One record a restore changed: written back (`after`) or removed (no `after`). */
+export interface RestoredRecord {
+  before: StoredResource | undefined;
+  after: StoredResource | undefined;
+}
+
 export interface Store {
   /** All records of a type, in ascending id order (numeric ids numerically). Do not mutate. */
   all(type: ResourceType): readonly StoredResource[];
@@ -122,5 +138,14 @@ export interface Store {
   /** Replaces the settings (persisted; part of a surrounding transaction). */
   setSettings(settings: SandboxSettings): void;
   count(type: ResourceType): number;
+  /** The whole state, for a later restore (a backup of the service). Cheap: records are shared. */
+  snapshot(): StoreSnapshot;
+  /**
+   * Makes the store the snapshot again, in one transaction (written through to the file): each
+   * record that differs is written back with its old updatedAt or removed, the id high-waters
+   * go back (ids handed out since are handed out again, as after restoring a database dump),
+   * the settings too. The clock does not go back. Returns the records that changed.
+   */
+  restore(snapshot: StoreSnapshot): RestoredRecord[];
   close(): void;
 }

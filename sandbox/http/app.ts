@@ -129,6 +129,16 @@ function registerErrorHandling(scope: FastifyInstance): void {
   registerNotFound(scope);
 }
 
+/**
+ * The Date header from the sandbox's clock, not the system's, so a client's clock-skew check
+ * sees the service's time when a test has moved it (Node sets none when one is present).
+ */
+function registerDateHeader(scope: FastifyInstance, context: ApiContext): void {
+  scope.addHook('onSend', async (_request, reply) => {
+    reply.header('date', new Date(context.clock()).toUTCString());
+  });
+}
+
 const AUTH_FAILURES = {
   missing: {
     code: 'token_missing',
@@ -176,6 +186,7 @@ export function interfacePlugin(options: InterfaceOptions) {
   return async (scope: FastifyInstance): Promise<void> => {
     registerBodyParsing(scope);
     registerErrorHandling(scope);
+    registerDateHeader(scope, context);
     const { requestLog } = options;
     if (requestLog) registerRequestLog(scope, requestLog);
     if (options.rateLimit)

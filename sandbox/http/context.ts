@@ -12,13 +12,19 @@ export interface ApiContext {
   store: Store;
   links: Links;
   renderer: Renderer;
-  /** Records per page when lists page (--page-size); undefined: no paging, as the real service. */
+  /**
+   * Records per page when lists page (--page-size); undefined: no paging, as the real service.
+   * Read on every list request: the admin interface switches it while the sandbox runs.
+   */
   pageSize: number | undefined;
   /** False with --without-courses: the organisation has no course module (423 on its paths). */
   coursesLicensed: boolean;
   /** With --client-ids: creations accept a UUID in data.id as an idempotency key (client-ids.ts). */
   clientIds: boolean;
-  /** Milliseconds since the epoch; "today" of the date filters is the Berlin date of this. */
+  /**
+   * The sandbox's clock (sandbox/data/clock.ts), ms since the epoch: "today" of the date
+   * filters is its Berlin date, and the Date header shows it. Tests move it forward.
+   */
   clock: () => number;
 }
 
