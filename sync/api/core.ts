@@ -1,5 +1,18 @@
 // The JSON:API layer over the transport: addresses below the base URL, documents checked
 // against their schemas, lists followed page by page, writes sent as they are.
+//
+// Lists on a paging service (DESIGN rules 9 and 11). The real service answers a list in one
+// response; a service that pages by offset shifts every later record one place forward when a
+// record is deleted between two pages, so the first record of the next page is never listed (a
+// full scan would delete it from the replica, an incremental pull would lose its edit and move
+// the watermark past it). So a list answer that took more than one page is read a second time,
+// from its first page (the verification pass), and the list is the union of both passes: the
+// second pass yields only the records the first did not give (pages marked `verification`),
+// and within a paged answer no record is given twice. A one-page answer costs nothing extra and
+// keeps its digest; the watermark stays the clock of the first page (Page.serverDate of the
+// first page yielded). A record gone between the passes is still listed by the first: its
+// deletion is found by the next scan. Every page of both passes is a request like any other
+// (the client's onRequest, so the sync's budget counts it).
 import { hash } from 'node:crypto';
 import type { z } from 'zod';
 import { sleep } from './abort';
@@ -32,6 +45,13 @@ export interface RequestOptions {
    * skips parsing and checking what the caller already has. Implies `withDigest`.
    */
   knownDigest?: string;
+  /**
+   * For lists: read an answer that took more than one page a second time and give what only the
+   * second pass listed (see the header). Default true; false only where a record the paging hid
+   * costs nothing: a caller that neither removes what a list does not name nor moves a watermark
+   * past it.
+   */
+  verifyPaged?: boolean;
 }
 
 export type WriteMethod = 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -135,43 +155,61 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
 
     async *list(path, query, schema, options = {}) {
       const withDigest = options.withDigest === true || options.knownDigest !== undefined;
-      const seen = new Set<string>();
-      let url: URL | null = buildUrl(base, path, query);
-      while (url !== null) {
-        seen.add(url.href);
-        // Only a one-page answer can equal a known digest (a digest stands for a whole answer).
-        const known = seen.size === 1 ? options.knownDigest : undefined;
-        const fetched = await fetchDocument(
-          url,
-          options.signal,
-          withDigest ? (known ?? '') : undefined,
-        );
-        const { response, origin, document } = fetched;
-        const digest = fetched.digest;
-        // The very bytes of an answer applied before: one page (its links had no next), valid.
-        if (document === null) {
-          yield {
-            data: [],
-            included: [],
-            quarantined: [],
-            conversions: 0,
-            serverDate: response.serverDate,
-            url: url.href,
-            ...(digest === undefined ? {} : { digest }),
-            unchanged: true,
-          };
-          return;
+      const first = buildUrl(base, path, query);
+      // Records (`type:id`) and included resources given so far, kept once the answer pages.
+      let given: { data: Set<string>; included: Set<string> } | null = null;
+      for (const verification of [false, true]) {
+        const seen = new Set<string>();
+        let url: URL | null = first;
+        while (url !== null) {
+          seen.add(url.href);
+          // Only a one-page answer can equal a known digest (a digest stands for a whole answer).
+          const known = seen.size === 1 && !verification ? options.knownDigest : undefined;
+          const fetched = await fetchDocument(
+            url,
+            options.signal,
+            withDigest && !verification ? (known ?? '') : undefined,
+          );
+          const { response, origin, document } = fetched;
+          const digest = fetched.digest;
+          // The very bytes of an answer applied before: one page (its links had no next), valid.
+          if (document === null) {
+            yield {
+              data: [],
+              included: [],
+              quarantined: [],
+              conversions: 0,
+              serverDate: response.serverDate,
+              url: url.href,
+              ...(digest === undefined ? {} : { digest }),
+              unchanged: true,
+            };
+            return;
+          }
+          if (!Array.isArray(document.data))
+            throw malformed(origin, 'data: expected a list of resources');
+          const next: URL | null = nextPage(document, origin);
+          if (next !== null && seen.has(next.href))
+            throw malformed(origin, `links.next leads back to ${next.href}`);
+          if (given === null && next !== null) given = { data: new Set(), included: new Set() };
+          if (given !== null) {
+            document.data = notGivenYet(document.data, given.data);
+            if (document.included)
+              document.included = notGivenYet(document.included, given.included);
+          }
+          const page: Page<z.infer<typeof schema>> = readListPage(
+            fetched,
+            schema as z.ZodType<z.infer<typeof schema>>,
+            url,
+          );
+          if (!verification) yield page;
+          // The verification pass gives only what the first pass did not (nothing, mostly).
+          else if (page.data.length + page.quarantined.length + page.included.length > 0)
+            yield { ...page, verification: true };
+          url = next;
         }
-        const read: { page: Page<z.infer<typeof schema>>; next: URL | null } = readListPage(
-          fetched,
-          schema as z.ZodType<z.infer<typeof schema>>,
-          url,
-        );
-        const { page, next } = read;
-        if (next !== null && seen.has(next.href))
-          throw malformed(origin, `links.next leads back to ${next.href}`);
-        yield page;
-        url = next;
+        // A one-page answer is complete as it is; so is any answer where the caller says so.
+        if (given === null || options.verifyPaged === false) return;
       }
     },
 
@@ -213,11 +251,10 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
     },
     schema: z.ZodType<T>,
     url: URL,
-  ): { page: Page<T>; next: URL | null } {
+  ): Page<T> {
     const { response, origin, digest, document } = fetched;
     if (!Array.isArray(document.data))
       throw malformed(origin, 'data: expected a list of resources');
-    const next: URL | null = nextPage(document, origin);
     const data = readResources(document.data, schema, origin, 'data', true);
     const included = readResources<Resource>(
       document.included ?? [],
@@ -236,7 +273,7 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
       url: url.href,
       ...(digest === undefined ? {} : { digest }),
     };
-    return { page, next };
+    return page;
   }
 
   function nextPage(document: Envelope, origin: Origin): URL | null {
@@ -274,6 +311,22 @@ async function pause(ms: number, signal: AbortSignal | undefined, url: URL): Pro
   } catch {
     throw new ApiError({ kind: 'cancelled', method: 'GET', url: url.href });
   }
+}
+
+/**
+ * The entries of a paged answer not given on an earlier page (of either pass), each noted as
+ * given. An entry without a string `type` and `id` stays, for the reader to refuse.
+ */
+function notGivenYet(entries: readonly unknown[], given: Set<string>): unknown[] {
+  return entries.filter((entry) => {
+    if (typeof entry !== 'object' || entry === null) return true;
+    const { type, id } = entry as { type?: unknown; id?: unknown };
+    if (typeof type !== 'string' || typeof id !== 'string') return true;
+    const key = `${type}:${id}`;
+    if (given.has(key)) return false;
+    given.add(key);
+    return true;
+  });
 }
 
 /** A digest of an answer's bytes: equal digests, equal answers. */

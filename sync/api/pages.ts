@@ -1,5 +1,9 @@
 // Lists as pages. The real service answers a list in one response, but the client follows
 // `links.next` wherever it appears (DESIGN rule 11), so a paging service works the same way.
+// A paged answer is read twice (see sync/api/core.ts): the pages of the second pass are marked
+// `verification` and hold only what the first pass did not give, so the pages of one list name
+// each record once and their union is what the service listed; a consumer that removes what a
+// list does not name, or moves a watermark, reads every page of both passes (as collectPages does).
 import type { QuarantinedRecord } from './document';
 import type { Resource } from './schemas/common';
 
@@ -24,6 +28,12 @@ export interface Page<R> extends ReadReport {
   digest?: string;
   /** The answer equals the one whose digest the caller passed: `data` is empty and `meta` absent, keep what you have. */
   unchanged?: boolean;
+  /**
+   * A page of the verification pass of a paged answer: only records (and included resources)
+   * that no earlier page gave, e.g. one that a deletion between two pages of the first pass
+   * shifted out of sight. Its `serverDate` is not the answer's clock (the first page's is).
+   */
+  verification?: true;
 }
 
 /** One resource and what came with it (`quarantined` holds unreadable included resources). */
@@ -41,13 +51,16 @@ export interface Collected<R> extends ReadReport {
   included: Resource[];
   /** The clock of the FIRST page: a watermark must not skip changes made while later pages loaded (rule 8). */
   serverDate: Date | null;
-  /** The digest of a one-page answer (undefined when paged: then no digest stands for the whole). */
+  /** The digest of a one-page answer (undefined when paged, verified or not: no digest stands for the whole). */
   digest?: string;
   /** See Page.unchanged. */
   unchanged: boolean;
 }
 
-/** Reads every page of a list into memory (for the small collections). */
+/**
+ * Reads every page of a list into memory (for the small collections): both passes of a paged
+ * answer, whose pages name each record once, so the data is the union of what both listed.
+ */
 export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Collected<R>> {
   const data: R[] = [];
   const included = new Map<string, Resource>();

@@ -138,6 +138,63 @@ describe('pages', () => {
     expect(all.serverDate).toEqual(pages[0]?.serverDate);
   });
 
+  it('reads a paged answer a second time and gives what a deletion between two pages hid, each record once', async () => {
+    // Offset paging, two a page: deleting "a" after the first page shifts "c" out of sight.
+    let records = ['a', 'b', 'c', 'd', 'e'];
+    const { server, client } = await serve((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? '1');
+      const start = (page - 1) * 2;
+      sendJsonApi(response, {
+        data: records.slice(start, start + 2).map((id) => user(id)),
+        included: [{ type: 'organisation', id: '1', attributes: { name: 'OV' } }],
+        links: start + 2 < records.length ? { next: `personal?page=${page + 1}` } : { next: null },
+      });
+      if (page === 1 && records[0] === 'a') records = records.slice(1);
+    });
+    const pages = [];
+    for await (const page of client.listPersonal()) pages.push(page);
+    expect(pages.map((page) => [page.data.map((r) => r.id), page.verification])).toEqual([
+      [['a', 'b'], undefined],
+      [['d', 'e'], undefined],
+      [['c'], true],
+    ]);
+    // The first pass: pages 1 and 2 (four records are left); the second: pages 1 and 2 again.
+    expect(server.requests).toHaveLength(4);
+    expect(pages[2]?.included).toEqual([]); // the organisation came with the first page
+
+    records = ['a', 'b', 'c', 'd', 'e'];
+    const all = await collectPages(client.listPersonal());
+    expect(all.data.map((r) => r.id)).toEqual(['a', 'b', 'd', 'e', 'c']);
+    expect(all.included).toHaveLength(1);
+    expect(all.digest).toBeUndefined();
+    expect(all.serverDate).toEqual(pages[0]?.serverDate);
+  });
+
+  it('reads a one-page answer once, and a paged one once where the caller says so', async () => {
+    let records = ['a', 'b'];
+    const { server, client } = await serve((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? '1');
+      const start = (page - 1) * 2;
+      sendJsonApi(response, {
+        data: records.slice(start, start + 2).map((id) => user(id)),
+        links: start + 2 < records.length ? { next: `personal?page=${page + 1}` } : { next: null },
+      });
+    });
+    const once = await collectPages(client.listPersonal({ withDigest: true }));
+    expect(once.data).toHaveLength(2);
+    expect(once.digest).toBeDefined();
+    expect(server.requests).toHaveLength(1);
+
+    records = ['a', 'b', 'c'];
+    const unverified = await collectPages(client.listPersonal({ verifyPaged: false }));
+    expect(unverified.data).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
+    // Verified: both passes, and nothing twice when nothing moved.
+    const verified = await collectPages(client.listPersonal());
+    expect(verified.data.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(server.requests).toHaveLength(7);
+  });
+
   it('stops a links.next loop as malformed', async () => {
     const { client } = await serve((request, response) => {
       const page = new URL(request.url, 'http://x').searchParams.get('page') ?? '1';

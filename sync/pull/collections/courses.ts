@@ -1,6 +1,8 @@
 // Courses come by date window (the service has no change filter for them): the window is
 // replaced on every sync. Participations and custom fields are replaced per course, for the
 // courses the sync's plan names (the near window every sync, the rest on rotation).
+// The window's list is every page of both passes of a paged answer (sync/api/core.ts): a course
+// that a deletion between two pages hid is still listed, not removed.
 import { addDays, addMonths, format } from 'date-fns';
 import type { Page } from '../../api';
 import {

@@ -2,6 +2,8 @@
 // (own entries only, nothing older than 6 months), so every request names `eigene` and an early
 // `von`. A full scan fetches date windows (bounding the size of one answer) and removes what the
 // service no longer lists. Occasions, types and the occasions' events come in `included`.
+// Every page of a paged answer is applied and marked seen, those of its verification pass too
+// (sync/api/core.ts): an entry a deletion between two pages hid comes from the second pass.
 import { addMonths, format, parseISO } from 'date-fns';
 import { collectPages, type Page } from '../../api';
 import { deferIndexesIfEmpty } from '../../db/deferred-indexes';

@@ -3,6 +3,9 @@
 // so no request per person is needed for trainings (important under the service's rate limit).
 // A user resource without the embedded list keeps its trainings, and they come from the
 // per-person endpoint instead (pullEndpointTrainings).
+// On a paging service the id scan and the incremental pull read every page of both passes of
+// the list (sync/api/core.ts): a person is listed when either pass names them, so a deletion
+// between two pages neither removes an unrelated person nor loses an edit.
 import { collectPages, type Page } from '../../api';
 import {
   ausbildungRow,

@@ -1,4 +1,6 @@
 // Small collections are fetched whole and replaced: what the service no longer lists is removed.
+// "Listed" is the union of both passes of a paged answer (collectPages, sync/api/core.ts), so a
+// deletion between two pages on the service never removes an unrelated record here.
 import { collectPages, type Page, type QuarantinedRecord, type RequestOptions } from '../../api';
 import { referencedIds } from '../../db/references';
 import type { ServiceResource } from '../../db/rows';
