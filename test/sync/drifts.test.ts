@@ -130,6 +130,53 @@ describe('drifts', () => {
       }
     },
   );
+  it('an hour entry deleted while the client was away is found at the first sync back, not a cycle later', async () => {
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    const api = createApiClient({
+      baseUrl: sandbox.baseUrl,
+      tokens: staticToken(office.accessToken),
+    });
+    const replica = openReplica(join(dir, 'absence.sqlite'));
+    try {
+      const start = Date.now();
+      const syncAt = (minutes: number) => {
+        const at = new Date(start + minutes * 60_000);
+        return runSync({
+          api,
+          replica,
+          options: { profile: 'office', now: () => at, today: () => at },
+        });
+      };
+      // A cycle over the hours' history windows begins and takes a few windows, newest first.
+      await syncAt(0);
+      await syncAt(60);
+      const progress = JSON.parse(
+        replica.sqlite
+          .prepare("SELECT progress FROM sync_state WHERE collection = 'helferstunden'")
+          .pluck()
+          .get() as string,
+      ) as { done: string[] };
+      expect(progress.done.length).toBeGreaterThan(0);
+      // An entry of a window the cycle has already read is deleted on the service; the client is
+      // away for three days, then syncs twice, five minutes apart.
+      const newestWindow = [...progress.done].sort().at(-1)!;
+      const entry = replica.sqlite
+        .prepare('SELECT id FROM helferstunden WHERE von >= ? ORDER BY von LIMIT 1')
+        .pluck()
+        .get(newestWindow) as string;
+      expect(sandbox.store.remove('helferstunden', entry)).toBe(true);
+      await syncAt(60 + 3 * 24 * 60);
+      await syncAt(60 + 3 * 24 * 60 + 5);
+      expect(
+        replica.sqlite
+          .prepare('SELECT count(*) FROM helferstunden WHERE id = ?')
+          .pluck()
+          .get(entry),
+      ).toBe(0);
+    } finally {
+      await replica.close();
+    }
+  });
 });
 
 function courseOf(date: { relationships: Record<string, unknown> }): string {

@@ -25,7 +25,7 @@ import {
   watermarkAt,
   type PullContext,
 } from '../context';
-import { confirm } from '../freshness';
+import { confirm, plannedBoundHours } from '../freshness';
 import { forgetQuarantined, stillQuarantined, takeAnswer, tallyOf } from '../quarantine';
 import { readState } from '../state';
 import type { Answer } from './whole';
@@ -53,6 +53,8 @@ interface ScanProgress {
   serverDate: string | null;
   /** The table was empty when the scan began: nothing to find deleted, no ids to remember. */
   startedEmpty: boolean;
+  /** The local clock when the scan began (ISO); null for a scan saved before this was kept. */
+  startedAt: string | null;
 }
 
 /**
@@ -124,8 +126,8 @@ export function pullHours(ctx: PullContext) {
  */
 export function pullHoursHistory(ctx: PullContext, count: number) {
   return runCollection(ctx, 'helferstunden_history', async () => {
-    const scan =
-      readScanProgress(readState(ctx.replica.sqlite, 'helferstunden').progress) ?? startScan(ctx);
+    const saved = readScanProgress(readState(ctx.replica.sqlite, 'helferstunden').progress);
+    const scan = saved && !isStale(ctx, saved) ? saved : startScan(ctx);
     const windows = historyWindows(ctx)
       .filter((window) => !scan.done.includes(window.von))
       .reverse()
@@ -261,7 +263,25 @@ function startScan(ctx: PullContext): ScanProgress {
   ctx.writer.transaction(() =>
     ctx.writer.statement("DELETE FROM scan_seen WHERE collection = 'helferstunden'").run(),
   );
-  return { done: [], serverDate: null, startedEmpty: existing === 0 };
+  return {
+    done: [],
+    serverDate: null,
+    startedEmpty: existing === 0,
+    startedAt: ctx.options.now().toISOString(),
+  };
+}
+
+/**
+ * A cycle begun longer ago than a cycle may take (after the computer slept, or a holiday) saw
+ * its first windows before anything deleted since: it would end without finding that, and only
+ * the next cycle would. It starts over instead, and the share earned over the absence lets it
+ * end soon.
+ */
+function isStale(ctx: PullContext, scan: ScanProgress): boolean {
+  const maxMs = plannedBoundHours('hours_window', ctx.options.freshnessHours) * 3_600_000;
+  return (
+    scan.startedAt === null || ctx.options.now().getTime() - Date.parse(scan.startedAt) > maxMs
+  );
 }
 
 /** After the last window: what the scan did not see is gone from the service (guarded, rule 9). */
@@ -298,6 +318,7 @@ function readScanProgress(progress: string | null): ScanProgress | null {
       done: parsed.done.filter((von): von is string => typeof von === 'string'),
       serverDate: typeof parsed.serverDate === 'string' ? parsed.serverDate : null,
       startedEmpty: parsed.startedEmpty === true,
+      startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : null,
     };
   } catch {
     return null; // unreadable progress: the scan starts over, which is always safe
