@@ -1,0 +1,263 @@
+// The replica against the service, record by record and field by field, allowing only what the
+// freshness bounds allow (DESIGN rule 15): a record the service changed may be stale until its
+// parent is confirmed or its bound runs out, never wrong once confirmed after the change; a
+// deletion may be late, never forever. When a change happened comes from the sandbox's change
+// journal (the record itself, or a record pointing at it: a moved date concerns its course).
+import type BetterSqlite3 from 'better-sqlite3';
+import { meaning } from '../support/service-read';
+import type { FreshnessBounds } from '../../sync/pull/options';
+import { relationshipIds, type ServiceView, type Vouch } from './oracle';
+import type { ChangeTimes } from './journal';
+
+/** The service's type of each compared replica table (journal keys are `type:id`). */
+export const TABLE_TYPE: Record<string, string> = {
+  users: 'user',
+  ausbildungen: 'ausbildung',
+  ueberpruefungen: 'ueberpruefung',
+  ehrungen: 'ehrung',
+  kalender: 'kalender',
+  benachrichtigungen: 'benachrichtigung',
+  steuersaetze: 'steuersatz',
+  clients: 'client',
+  courses: 'course',
+  course_dates: 'course_date',
+  participations: 'participation',
+  customfields: 'customfield',
+  helferstunden: 'helferstunden',
+  helferstunden_anlaesse: 'helferstunden_anlass',
+};
+
+/**
+ * How each table learns of a change. `tier2`: every sync asks for it (incremental or whole), so a
+ * change the service stamped shows after the next sync; one it did not stamp shows once the
+ * deletion-finding full read came round. `vouched`: per parent, on the parent's rotation.
+ */
+interface TableRule {
+  /** Bound of a change (hours) when the parent is not confirmed after it; 0: the next sync. */
+  change: (bounds: FreshnessBounds, stamped: boolean) => number;
+  /** Bound of a deletion (hours): a record the replica holds that the service no longer has. */
+  deletion: (bounds: FreshnessBounds) => number;
+  /** The parent a replica row is vouched by (its column), for rows the service no longer has. */
+  parentColumn?: string;
+  /** Extra rows are no error: the replica keeps them on purpose (occasions of any entry). */
+  keepsExtras?: boolean;
+}
+
+const incremental: TableRule = {
+  change: (b, stamped) => (stamped ? 0 : b.deletions),
+  deletion: (b) => b.deletions,
+};
+const whole: TableRule = { change: () => 0, deletion: () => 0 };
+const perCourse: TableRule = {
+  change: (b) => b.courses,
+  deletion: (b) => b.courses,
+  parentColumn: 'course_id',
+};
+const perPerson: TableRule = {
+  change: (b) => b.people,
+  deletion: (b) => b.people,
+  parentColumn: 'user_id',
+};
+const reference: TableRule = { change: (b) => b.reference, deletion: (b) => b.reference };
+
+const RULES: Record<string, TableRule> = {
+  users: incremental,
+  ausbildungen: incremental,
+  ueberpruefungen: perPerson,
+  ehrungen: perPerson,
+  kalender: reference,
+  benachrichtigungen: reference,
+  steuersaetze: reference,
+  clients: reference,
+  courses: whole,
+  course_dates: whole,
+  participations: perCourse,
+  customfields: perCourse,
+  helferstunden: incremental,
+  helferstunden_anlaesse: {
+    change: (b) => b.deletions,
+    deletion: (b) => b.deletions,
+    keepsExtras: true,
+  },
+};
+
+export interface Divergence {
+  table: string;
+  id: string;
+  kind: 'missing' | 'extra' | 'differs';
+  /** For `differs`: the fields, with the replica's and the service's values. */
+  fields?: { field: string; replica: unknown; service: unknown }[];
+  /** Why it is not allowed: confirmed after the change, or past its bound. */
+  why: string;
+}
+
+export interface CompareInput {
+  sqlite: BetterSqlite3.Database;
+  view: ServiceView;
+  changes: ChangeTimes;
+  bounds: FreshnessBounds;
+  /** The client's clock now (ms). */
+  now: number;
+  /** When the tester first saw each parent (`courses:id`, `users:id`) in this replica. */
+  firstSeen: ReadonlyMap<string, number>;
+  /** The client's clock at this replica's first sync: what the run did not change is due from then. */
+  bornAt: number;
+  /**
+   * The client's clock at each sync of this replica so far, this one last. The bounds hold for a
+   * sync every few minutes; a client that did not sync for a while is allowed that while on top.
+   */
+  syncTimes: readonly number[];
+  /** The last sync left work for later (its budget ran out): stale past the bound is lag, not drift. */
+  catchingUp: boolean;
+}
+
+export interface CompareResult {
+  compared: number;
+  divergences: Divergence[];
+  /** Stale records allowed (not yet due, or the client still catching up). */
+  allowed: number;
+}
+
+const HOUR = 3_600_000;
+
+export function compareReplica(input: CompareInput): CompareResult {
+  const { sqlite, view, changes, bounds, now } = input;
+  const result: CompareResult = { compared: 0, divergences: [], allowed: 0 };
+  const confirmations = confirmationsOf(sqlite);
+  for (const [table, expected] of view) {
+    const rule = RULES[table];
+    const type = TABLE_TYPE[table];
+    if (!rule || !type) throw new Error(`no comparison rule for ${table}`);
+    const columns = new Set(
+      (sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map(
+        (c) => c.name,
+      ),
+    );
+    const rows = new Map(
+      (sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((row) => [
+        String(row.id),
+        row,
+      ]),
+    );
+    // Whether a divergence on this record is allowed, and why not when it is not.
+    // What the service held before the replica's first sync comes with it, or (rows of the
+    // rotations that fill in the history, newest first) within the deletions' bound of it.
+    const judge = (key: string, vouch: Vouch | undefined, boundHours: number): string | null => {
+      const recorded = changes.of(key);
+      const change = recorded && recorded.at >= input.bornAt ? recorded : undefined;
+      const parentSeen = vouch ? (input.firstSeen.get(parentKey(vouch)) ?? now) : 0;
+      if (!change) boundHours = Math.max(boundHours, rule.deletion(bounds));
+      const since = Math.max(change?.at ?? input.bornAt, parentSeen);
+      const confirmed = vouch ? confirmations.get(`${vouch.scope}:${vouch.id}`) : undefined;
+      if (confirmed !== undefined && change && confirmed > change.at)
+        return `confirmed at ${iso(confirmed)}, after the change at ${iso(change.at)}`;
+      if (now - since < boundHours * HOUR + longestGap(input.syncTimes, since)) return null;
+      if (input.catchingUp) return null;
+      return `past its bound of ${boundHours} h (changed ${change ? iso(change.at) : 'before the run'}${
+        vouch ? `, parent first seen ${iso(parentSeen)}` : ''
+      })`;
+    };
+    const decide = (divergence: Omit<Divergence, 'why'>, why: string | null) => {
+      if (why === null) result.allowed += 1;
+      else result.divergences.push({ ...divergence, why });
+    };
+
+    for (const record of expected.values()) {
+      result.compared += 1;
+      const row = rows.get(record.id);
+      const stamped = changes.of(record.key)?.touched ?? true;
+      const bound = rule.change(bounds, stamped);
+      if (!row) {
+        decide({ table, id: record.id, kind: 'missing' }, judge(record.key, record.vouch, bound));
+        continue;
+      }
+      const fields = fieldDifferences(row, record, columns);
+      if (fields.length)
+        decide(
+          { table, id: record.id, kind: 'differs', fields },
+          judge(record.key, record.vouch, bound),
+        );
+    }
+    if (rule.keepsExtras) continue;
+    for (const [id, row] of rows) {
+      if (expected.has(id)) continue;
+      result.compared += 1;
+      const parent = rule.parentColumn ? row[rule.parentColumn] : undefined;
+      const vouch: Vouch | undefined =
+        rule === perCourse
+          ? { scope: 'course', id: String(parent) }
+          : rule === perPerson
+            ? { scope: 'person', id: String(parent) }
+            : rule === reference
+              ? { scope: 'reference', id: table }
+              : undefined;
+      decide({ table, id, kind: 'extra' }, judge(`${type}:${id}`, vouch, rule.deletion(bounds)));
+    }
+  }
+  return result;
+}
+
+/** The longest time between two consecutive syncs since `since` (the one spanning it included). */
+function longestGap(syncTimes: readonly number[], since: number): number {
+  let longest = 0;
+  for (let i = 1; i < syncTimes.length; i += 1)
+    if (syncTimes[i]! > since) longest = Math.max(longest, syncTimes[i]! - syncTimes[i - 1]!);
+  return longest;
+}
+
+function parentKey(vouch: Vouch): string {
+  return vouch.scope === 'course' ? `courses:${vouch.id}` : `users:${vouch.id}`;
+}
+
+/** Field by field: the service's attributes, the relationships it names, the derived columns. */
+function fieldDifferences(
+  row: Record<string, unknown>,
+  record: {
+    attributes: Record<string, unknown>;
+    relationships: Record<string, string[]>;
+    columns?: Record<string, unknown>;
+  },
+  columns: Set<string>,
+): { field: string; replica: unknown; service: unknown }[] {
+  const differences: { field: string; replica: unknown; service: unknown }[] = [];
+  const base = JSON.parse(String(row.base ?? '{}')) as {
+    attributes?: Record<string, unknown>;
+    relationships?: Record<string, unknown>;
+  };
+  const mine = (meaning(base.attributes ?? {}) ?? {}) as Record<string, unknown>;
+  const theirs = (meaning(record.attributes) ?? {}) as Record<string, unknown>;
+  for (const name of new Set([...Object.keys(mine), ...Object.keys(theirs)])) {
+    if (JSON.stringify(mine[name]) !== JSON.stringify(theirs[name]))
+      differences.push({ field: name, replica: mine[name], service: theirs[name] });
+  }
+  const replicaRelationships = relationshipIds(base.relationships);
+  for (const [name, ids] of Object.entries(record.relationships)) {
+    const held = replicaRelationships[name] ?? [];
+    if (held.join(',') !== ids.join(','))
+      differences.push({ field: `relationships.${name}`, replica: held, service: ids });
+  }
+  for (const [column, value] of Object.entries(record.columns ?? {})) {
+    if (!columns.has(column)) continue;
+    if ((row[column] ?? null) !== (value ?? null))
+      differences.push({ field: column, replica: row[column], service: value });
+  }
+  return differences;
+}
+
+/** `scope:id` → when the service last confirmed it (ms); reference collections by their last success. */
+function confirmationsOf(sqlite: BetterSqlite3.Database): Map<string, number> {
+  const confirmed = new Map<string, number>();
+  for (const row of sqlite
+    .prepare('SELECT scope, id, confirmed_at FROM confirmations WHERE confirmed_at IS NOT NULL')
+    .all() as { scope: string; id: string; confirmed_at: string }[])
+    confirmed.set(`${row.scope}:${row.id}`, Date.parse(row.confirmed_at));
+  for (const row of sqlite
+    .prepare('SELECT collection, last_success_at FROM sync_state WHERE last_success_at IS NOT NULL')
+    .all() as { collection: string; last_success_at: string }[])
+    confirmed.set(`reference:${row.collection}`, Date.parse(row.last_success_at));
+  return confirmed;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,177 @@
+// What a profile's replica must hold, read from the service with plain fetch (test/support/
+// service-read, never the sync client): per replica table, the service's records by id, each
+// with the parent whose confirmation vouches for it (DESIGN rule 15) and the columns the
+// replica derives from other records (a course's first and last day come from its dates).
+import { addMonths, format } from 'date-fns';
+import { getJson, list, type OracleTarget, type Resource } from '../support/service-read';
+
+export type Profile = 'office' | 'trainer';
+
+/** A parent whose confirmation (the replica's `confirmations` table) vouches for a record. */
+export interface Vouch {
+  scope: 'course' | 'person' | 'client' | 'reference';
+  id: string;
+}
+
+export interface ExpectedRecord {
+  /** The service's `type:id`, as the change journal names it. */
+  key: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  /** Relationship name → the ids it points at, sorted. */
+  relationships: Record<string, string[]>;
+  /** Replica columns that must hold these values (derived from other records). */
+  columns?: Record<string, unknown>;
+  vouch?: Vouch;
+}
+
+/** Replica table → the records the service holds for it, by id. */
+export type ServiceView = Map<string, Map<string, ExpectedRecord>>;
+
+export interface ViewOptions {
+  profile: Profile;
+  /** The client's calendar day (the sandbox clock's), for the course window. */
+  today: Date;
+  selfId: string;
+  hoursHistoryStart: string;
+  courseMonthsBack: number;
+  courseMonthsAhead: number;
+}
+
+/** The course window as the client computes it (sync/pull/collections/courses.ts). */
+export function courseWindowOf(options: ViewOptions): { from: string; until: string } {
+  return {
+    from: format(addMonths(options.today, -options.courseMonthsBack), 'yyyy-MM-dd'),
+    until: format(addMonths(options.today, options.courseMonthsAhead), 'yyyy-MM-dd'),
+  };
+}
+
+/**
+ * Relationship ids of a resource: `{ name: { data } }` → `{ name: [ids] }`, sorted; null and an
+ * empty list are `[]`; a relationship without `data` (links only) is left out: it says nothing.
+ */
+export function relationshipIds(relationships: Record<string, unknown> | undefined) {
+  const ids: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(relationships ?? {})) {
+    if (value === null || typeof value !== 'object' || !('data' in value)) continue;
+    const data = (value as { data: unknown }).data;
+    const refs = Array.isArray(data) ? data : data ? [data] : [];
+    ids[name] = refs.map((ref) => String((ref as { id: unknown }).id)).sort();
+  }
+  return ids;
+}
+
+function record(resource: Resource, extra: Partial<ExpectedRecord> = {}): ExpectedRecord {
+  return {
+    key: `${resource.type}:${resource.id}`,
+    id: resource.id,
+    attributes: resource.attributes ?? {},
+    relationships: relationshipIds(resource.relationships),
+    ...extra,
+  };
+}
+
+function byId(records: ExpectedRecord[]): Map<string, ExpectedRecord> {
+  return new Map(records.map((r) => [r.id, r]));
+}
+
+/** Everything the profile's replica must hold, as the service answers it now. */
+export async function readServiceView(
+  target: OracleTarget,
+  options: ViewOptions,
+): Promise<ServiceView> {
+  const view: ServiceView = new Map();
+  const office = options.profile === 'office';
+  const window = courseWindowOf(options);
+
+  const people = office ? await list(target, '/personal') : await list(target, '/personal/selbst');
+  view.set('users', byId(people.map((p) => record(p))));
+  const trainings = people.flatMap((person) =>
+    ((person.attributes.ausbildungen as Record<string, unknown>[] | undefined) ?? []).map(
+      ({ id, ...attributes }) =>
+        record(
+          { type: 'ausbildung', id: String(id), attributes },
+          { columns: { user_id: person.id } },
+        ),
+    ),
+  );
+  view.set('ausbildungen', byId(trainings));
+  if (office) {
+    const checks: ExpectedRecord[] = [];
+    const honours: ExpectedRecord[] = [];
+    for (const person of people) {
+      const vouch: Vouch = { scope: 'person', id: person.id };
+      for (const check of await list(target, `/personal/${person.id}/ueberpruefungen`))
+        checks.push(record(check, { vouch, columns: { user_id: person.id } }));
+      for (const honour of await list(target, `/personal/${person.id}/ehrungen`))
+        honours.push(record(honour, { vouch, columns: { user_id: person.id } }));
+    }
+    view.set('ueberpruefungen', byId(checks));
+    view.set('ehrungen', byId(honours));
+    const reference = (name: string, resources: Resource[]) =>
+      byId(resources.map((r) => record(r, { vouch: { scope: 'reference', id: name } })));
+    view.set('kalender', reference('kalender', await list(target, '/kalender')));
+    view.set(
+      'benachrichtigungen',
+      reference('benachrichtigungen', await list(target, '/benachrichtigungen')),
+    );
+    view.set('steuersaetze', reference('steuersaetze', await list(target, '/steuersaetze')));
+    view.set('clients', reference('clients', await list(target, '/clients')));
+  }
+
+  const courseQuery =
+    `/courses?filter[from]=${window.from}&filter[until]=${window.until}` +
+    (office ? '' : `&filter[trainer_user_id]=${options.selfId}`);
+  const courseAnswer = await getJson(target, courseQuery);
+  const courses = courseAnswer.data as Resource[];
+  const included = new Map((courseAnswer.included ?? []).map((r) => [`${r.type}:${r.id}`, r]));
+  const dates: ExpectedRecord[] = [];
+  const courseRecords = courses.map((course) => {
+    const own = relationshipIds(course.relationships).dates ?? [];
+    const ofCourse = own
+      .map((id) => included.get(`course_date:${id}`))
+      .filter((d): d is Resource => d !== undefined);
+    for (const date of ofCourse)
+      dates.push(
+        record(date, {
+          columns: {
+            course_id: course.id,
+            date_from: date.attributes.from ?? null,
+            date_to: date.attributes.to ?? null,
+          },
+        }),
+      );
+    const froms = ofCourse.map((d) => String(d.attributes.from)).sort();
+    const tos = ofCourse.map((d) => String(d.attributes.to ?? d.attributes.from)).sort();
+    return record(course, {
+      columns: { first_date: froms[0] ?? null, last_date: tos.at(-1) ?? null },
+    });
+  });
+  view.set('courses', byId(courseRecords));
+  view.set('course_dates', byId(dates));
+
+  const participations: ExpectedRecord[] = [];
+  const customfields: ExpectedRecord[] = [];
+  for (const course of courses) {
+    const vouch: Vouch = { scope: 'course', id: course.id };
+    for (const p of await list(target, `/courses/${course.id}/participations`))
+      participations.push(record(p, { vouch, columns: { course_id: course.id } }));
+    for (const f of await list(target, `/courses/${course.id}/customfields`))
+      customfields.push(record(f, { vouch, columns: { course_id: course.id } }));
+  }
+  view.set('participations', byId(participations));
+  view.set('customfields', byId(customfields));
+
+  const hours = await getJson(
+    target,
+    `/helferstunden?filter[eigene]=${office ? 'false' : 'true'}&filter[von]=${options.hoursHistoryStart}&include=anlass`,
+  );
+  view.set('helferstunden', byId((hours.data as Resource[]).map((h) => record(h))));
+  view.set(
+    'helferstunden_anlaesse',
+    byId(
+      (hours.included ?? []).filter((r) => r.type === 'helferstunden_anlass').map((r) => record(r)),
+    ),
+  );
+  return view;
+}
