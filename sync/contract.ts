@@ -230,6 +230,38 @@ export interface SyncStatus {
   unavailableAreas: AreaStatus[];
   /** Per rotation of per-parent collections: how much the service has confirmed, and how long ago. */
   freshness: RotationFreshness[];
+  /**
+   * The service was restored from a backup and the replica is being read again, as on a first
+   * sync: shown until that is complete; null otherwise.
+   */
+  restore: RestoreStatus | null;
+}
+
+/**
+ * What showed that the service was restored from a backup: a record the replica had seen with a
+ * change time (`updated_at`) that the service now shows older. A restore rolls back the data,
+ * not the clock, so no watermark can tell.
+ */
+export interface RestoreEvidence {
+  kind: 'older-version';
+  /** The replica's table of the record (`helferstunden`, `participations`, ...) and its id. */
+  table: string;
+  id: string;
+  /** The record's change time as the replica had it, and as the service shows it now. */
+  seenUpdatedAt: string;
+  shownUpdatedAt: string;
+}
+
+/** A restore of the service noticed by a sync, and how far reading everything again has come. */
+export interface RestoreStatus {
+  /** When it was noticed (local time). */
+  detectedAt: string;
+  evidence: RestoreEvidence;
+  /**
+   * What is still to be read again: collections (their lists, id scans and hour windows) and
+   * items of the rotations (courses' participants, people's checks, ...).
+   */
+  outstanding: { collections: string[]; items: number };
 }
 
 /**

@@ -1,7 +1,7 @@
 // `vorort status`: what the replica holds, without touching the network, and without writing
 // anything into a file that is not a replica.
 import type { Command } from 'commander';
-import type { RotationFreshness, SyncStatus } from '../contract';
+import type { RestoreStatus, RotationFreshness, SyncStatus } from '../contract';
 import { openReplica } from '../db/open';
 import { syncLockHolder } from '../db/sync-lock';
 import { callOrThrow, createDispatcher } from '../dispatch';
@@ -56,6 +56,8 @@ async function statusCommand(options: { db: string; json?: boolean }): Promise<n
         : `watermark ${c.watermark ?? '-'}`;
     print(`  [${collectionLabel(c.collection)}] ${note}`);
   }
+  if (status.restore)
+    print(restoreWords({ ...status.restore, noticedNow: false, complete: false }));
   if (status.freshness.length) print('Confirmed by the service (rotations):');
   for (const line of status.freshness.map(freshnessWords)) print(`  ${line}`);
   return EXIT.ok;
@@ -111,4 +113,49 @@ export function lastSyncWords(status: SyncStatus): string {
     return `synced, but no successful sync yet${error ? ` (last error: ${error})` : ''}`;
   }
   return 'never synced';
+}
+
+const RECORD_WORDS: Record<string, string> = {
+  helferstunden: 'volunteer-hours entry',
+  helferstunden_anlaesse: 'occasion',
+  participations: 'participation',
+  courses: 'course',
+  ausbildungen: 'training',
+  ueberpruefungen: 'check',
+  users: 'person',
+  client_participants: 'client participant',
+};
+
+/**
+ * A restore of the service in one line: as the sync that noticed it says it, while everything is
+ * read again (`vorort status`, every sync until then), and once that is complete.
+ */
+export function restoreWords(
+  restore: RestoreStatus & { noticedNow: boolean; complete: boolean },
+): string {
+  const { evidence } = restore;
+  if (restore.noticedNow) {
+    const record =
+      evidence.table === 'singletons'
+        ? `the own account (${evidence.id})`
+        : `${RECORD_WORDS[evidence.table] ?? evidence.table} ${evidence.id}`;
+    return (
+      `The service was apparently restored from a backup: ${record} was changed at ` +
+      `${evidence.seenUpdatedAt}, the service now shows it as of ${evidence.shownUpdatedAt}. ` +
+      'Everything is read again, from the next sync on.'
+    );
+  }
+  if (restore.complete)
+    return 'Everything was read again after the service’s restore from a backup: the replica holds what the service holds.';
+  const { collections, items } = restore.outstanding;
+  const named = collections.slice(0, 4).map(collectionLabel).join(', ');
+  const more = collections.length > 4 ? ` and ${collections.length - 4} more lists` : '';
+  const left = [
+    ...(collections.length ? [`${named}${more}`] : []),
+    ...(items ? [`${items.toLocaleString('en-US')} items of the rotations`] : []),
+  ];
+  return (
+    `Reading everything again since the service was restored from a backup (noticed ` +
+    `${restore.detectedAt.slice(0, 16)}); still to read: ${left.join('; ') || 'nothing'}`
+  );
 }

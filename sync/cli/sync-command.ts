@@ -23,6 +23,7 @@ import type { SyncRunOutcome, SyncScheduler } from '../scheduler/scheduler';
 import { COURSE_MODULE_COLLECTIONS, collectionLabel } from './collections';
 import { EXIT, EXIT_CODES_HELP, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
 import { PACE_OPTION_HELP, parseHttpUrl, parsePace, parsePositiveInt } from './parse';
+import { restoreWords } from './status-command';
 import { jsonLinesProgress, sayWaits, terminalProgress, type ProgressReporter } from './progress';
 
 interface SyncCommandOptions {
@@ -463,7 +464,8 @@ function syncedLine(summary: SyncOnceSummary, state: SchedulerState): string {
         ? 'the rest in the next syncs (request budget used up)'
         : 'the rest in the next syncs (the next sync was due)',
     );
-  return `synced: ${parts.join(', ')}; next at ${clock(state.nextAttemptAt)}`;
+  const restore = summary.restore ? ` ${restoreWords(summary.restore)}` : '';
+  return `synced: ${parts.join(', ')}; next at ${clock(state.nextAttemptAt)}${restore}`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -566,9 +568,10 @@ function printSummary(
 ): void {
   if (summary.outbox) print(outboxLine(summary.outbox));
   const missing = missingLines(summary);
+  const reading = summary.restore && !summary.restore.complete;
   const state = !summary.ok
     ? 'finished with errors'
-    : missing.length > 0
+    : missing.length > 0 || reading
       ? 'done, but not everything is in the replica yet'
       : 'finished';
   print(
@@ -584,6 +587,7 @@ function printSummary(
       `  ${collectionLabel(collection).padEnd(28)} ${note}, ${result.requests} requests, ${result.seconds.toFixed(1)} s`,
     );
   }
+  if (summary.restore) print(restoreWords(summary.restore));
   if (missing.length > 0) {
     print('Still missing:');
     for (const line of missing) print(`  ${line}`);

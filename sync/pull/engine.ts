@@ -34,6 +34,7 @@ import {
   type ReferenceCollection,
 } from './plan';
 import { pruneOrphans } from './quarantine';
+import { RestoreWatch, type RestoreNotice } from './restore';
 import { readState, setMeta, writeState } from './state';
 
 export interface SyncSummary {
@@ -51,6 +52,11 @@ export interface SyncSummary {
   finishedAt: string;
   /** What this sync could spend, what it spent, and the work it left for later syncs. */
   budget: BudgetReport;
+  /**
+   * The service was restored from a backup: noticed by this sync, or being read again since an
+   * earlier one noticed it (until the sync that completes that). Absent otherwise.
+   */
+  restore?: RestoreNotice;
 }
 
 export interface RunSyncInput {
@@ -106,8 +112,9 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     ...(input.paceRequestsPerMinute ? { paceRequestsPerMinute: input.paceRequestsPerMinute } : {}),
     ...(options.full ? {} : { slotMs: options.intervalSeconds * 1000 }),
   });
+  const restoreWatch = new RestoreWatch(input.replica.sqlite, options.overlapSeconds);
   const ctx = createPullContext({
-    api: input.api,
+    api: restoreWatch.api(input.api),
     replica: input.replica,
     options,
     signal: stop.signal,
@@ -115,6 +122,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     progress: input.onProgress,
     budget,
   });
+  restoreWatch.listen(ctx.writer);
   // Many short transactions would each trigger a WAL checkpoint that rewrites the same hot index
   // pages; checkpoint once at the end instead.
   const checkpointEvery = input.replica.sqlite.pragma('wal_autocheckpoint', {
@@ -130,14 +138,18 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
         budget.observe();
         countCollectionRequest();
       },
-      () => pullEverything(ctx, stop),
+      () => pullEverything(ctx, stop, restoreWatch),
     );
+  } catch (error) {
+    // A restore this sync noticed is kept even so: the older version is written now.
+    restoreWatch.conclude(ctx);
+    throw error;
   } finally {
     input.signal?.removeEventListener('abort', forwardAbort);
     input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
     input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');
   }
-  return finish(ctx, input.replica, started, requests);
+  return finish(ctx, input.replica, started, requests, restoreWatch);
 }
 
 /**
@@ -147,7 +159,11 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
  * First the incremental collections, the own records and the reference data due (tier 2); then,
  * planned with what is left of the budget, the per-parent collections and the rotations.
  */
-async function pullEverything(ctx: PullContext, stop: AbortController): Promise<void> {
+async function pullEverything(
+  ctx: PullContext,
+  stop: AbortController,
+  restoreWatch: RestoreWatch,
+): Promise<void> {
   const reference = planReference(ctx);
   const personalScan = planPersonalScan(
     ctx,
@@ -199,6 +215,7 @@ async function pullEverything(ctx: PullContext, stop: AbortController): Promise<
     },
     async () => {
       await withinBudget(ctx, 'helferstunden', () => pullHours(ctx));
+      await restoreWatch.probeHours(ctx);
       await Promise.all([nearPlanned.settled, peoplePlanned.settled]);
       // Nothing is planned (nor its share spent) once another lane has failed for good.
       if (stop.signal.aborted) return;
@@ -388,6 +405,7 @@ function finish(
   replica: Replica,
   started: number,
   requests: number,
+  restoreWatch: RestoreWatch,
 ): SyncSummary {
   const finished = Date.now();
   const rank = (name: string) => {
@@ -396,6 +414,7 @@ function finish(
   };
   pruneOrphans(ctx);
   forgetGoneItems(replica.sqlite);
+  const restore = restoreWatch.conclude(ctx);
   const collections = Object.fromEntries([...ctx.results].sort(([a], [b]) => rank(a) - rank(b)));
   const results = Object.values(collections);
   const summary: SyncSummary = {
@@ -413,6 +432,7 @@ function finish(
     startedAt: ctx.syncedAt,
     finishedAt: new Date(finished).toISOString(),
     budget: ctx.budget.report(),
+    ...(restore ? { restore } : {}),
   };
   setMeta(replica.sqlite, 'profile', ctx.options.profile);
   if (ctx.selfId) setMeta(replica.sqlite, 'self_id', ctx.selfId);

@@ -3,7 +3,7 @@
 // items per elapsed time (items × elapsed ÷ bound, with a margin) and spends it on the least
 // recently confirmed items, so the work is spread evenly over the syncs instead of bursting.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { FreshnessBounds } from './options';
+import type { FreshnessBounds, SyncProfile } from './options';
 
 /**
  * The per-parent rotations: course (participants and custom fields of a course), forms (the forms
@@ -155,4 +155,63 @@ export function keepShare(
        ON CONFLICT (scope) DO UPDATE SET credit = excluded.credit, planned_at = excluded.planned_at`,
     )
     .run(scope, Math.max(0, credit), now.toISOString());
+}
+
+/** The items each rotation keeps confirmed (what the plan chooses from). */
+export function rotationItemsSql(
+  scope: Exclude<RotationScope, 'reference' | 'hours_window'>,
+  profile: SyncProfile,
+) {
+  switch (scope) {
+    case 'course':
+      return "SELECT id FROM courses WHERE id NOT LIKE 'local-%'";
+    case 'forms':
+      return `SELECT 'k:' || id AS id FROM courses WHERE last_date >= date('now', 'localtime') AND id NOT LIKE 'local-%'
+              UNION ALL SELECT 'u:' || value FROM replica_meta WHERE key = 'self_id'`;
+    case 'person':
+      return profile === 'trainer'
+        ? "SELECT value AS id FROM replica_meta WHERE key = 'self_id'"
+        : "SELECT id FROM users WHERE id NOT LIKE 'local-%'";
+    case 'trainings':
+      return 'SELECT id FROM users WHERE trainings_from_endpoint = 1';
+    case 'client':
+      return 'SELECT id FROM clients';
+  }
+}
+
+/** Where a rotation's items record a request that failed for good (sync/pull/quarantine.ts). */
+const FAILURES: Record<Exclude<RotationScope, 'reference' | 'hours_window'>, string[]> = {
+  course: ['participations', 'customfields'],
+  forms: ['formulare'],
+  person: ['person_details'],
+  trainings: ['ausbildungen'],
+  client: ['client_participants'],
+};
+
+/**
+ * Items of the rotations not read since their confirmations were last forgotten (a resync after
+ * the service's restore): neither confirmed, nor asked for and failed (recorded in the
+ * quarantine, and tried again by the rotation: a refused item must not hold a resync forever).
+ */
+export function unconfirmedItems(sqlite: BetterSqlite3.Database, profile: SyncProfile): number {
+  const scopes = (Object.keys(FAILURES) as (keyof typeof FAILURES)[]).filter(
+    (scope) => scope !== 'client' || profile === 'office',
+  );
+  let total = 0;
+  for (const scope of scopes) {
+    // A form list's key is the owner's kind and id ('k:17'); its failure names the id.
+    const key = scope === 'forms' ? 'substr(item.id, 3)' : 'item.id';
+    const failures = FAILURES[scope].map((c) => `'${c}'`).join(', ');
+    total += sqlite
+      .prepare(
+        `SELECT count(*) FROM (${rotationItemsSql(scope, profile)}) AS item
+         LEFT JOIN confirmations f ON f.scope = ? AND f.id = item.id
+         WHERE f.confirmed_at IS NULL AND NOT (f.tried_at IS NOT NULL AND EXISTS (
+           SELECT 1 FROM quarantine q
+           WHERE q.raw IS NULL AND q.collection IN (${failures}) AND q.id = ${key}))`,
+      )
+      .pluck()
+      .get(scope) as number;
+  }
+  return total;
 }

@@ -14,6 +14,7 @@ import {
 import { courseWindow } from './collections/courses';
 import { formOwnerKey, type FormOwner } from './collections/forms';
 import { historyWindows } from './collections/hours';
+import { pendingResync } from './restore';
 import { readState } from './state';
 
 /** The course lane's per-parent work: participants and custom fields, forms, client participants. */
@@ -245,6 +246,40 @@ function ownNeverConfirmed(ctx: PullContext, scope: RotationScope, id: string | 
   return known ? null : id;
 }
 
+/** The rotations in the order a sync plans them (the course lane's, the people's, the hours'). */
+const PLAN_ORDER: readonly RotationScope[] = [
+  'course',
+  'forms',
+  'client',
+  'person',
+  'trainings',
+  'hours_window',
+];
+
+/**
+ * While a resync after the service's restore is under way, the items not read again yet (no
+ * confirmation since it began) are all due, and come first in the candidates' order (least
+ * recently confirmed first). How many this sync takes: as many as the budget allows, but at most
+ * an even part of what is left for this rotation and those planned after it, so a large
+ * rotation (everyone's checks) never starves a later one (the hours' windows, which find what
+ * the service no longer has); what a rotation leaves goes to the later ones. The reference lists
+ * are due at once by their own rule (never synced since).
+ */
+function catchingUp(ctx: PullContext, scope: RotationScope, candidates: readonly string[]): number {
+  if (scope === 'reference' || ctx.options.full) return 0;
+  const { sqlite } = ctx.replica;
+  if (!pendingResync(sqlite)) return 0;
+  const touched = new Set(
+    sqlite.prepare('SELECT id FROM confirmations WHERE scope = ?').pluck().all(scope) as string[],
+  );
+  const untouched = candidates.filter((id) => !touched.has(id)).length;
+  const rotations = PLAN_ORDER.slice(PLAN_ORDER.indexOf(scope)).filter(
+    (s) => s !== 'client' || ctx.options.profile === 'office',
+  ).length;
+  const evenPart = Math.floor(ctx.budget.remaining() / rotations / ITEM_COST[scope]);
+  return Math.min(untouched, evenPart);
+}
+
 /**
  * A rotation's items for this sync: its earned share of `candidates` (ordered least recently
  * confirmed first), as far as the budget goes; what the budget cannot carry stays earned for
@@ -278,7 +313,10 @@ function rotate<T extends string>(
     now,
     ctx.options.intervalSeconds,
   );
-  const wanted = Math.min(Math.floor(share + 1e-9), candidates.length);
+  const wanted = Math.min(
+    Math.max(Math.floor(share + 1e-9), catchingUp(ctx, scope, candidates)),
+    candidates.length,
+  );
   const taken: T[] = [];
   for (const item of candidates.slice(0, wanted)) {
     if (!ctx.budget.take(ITEM_COST[scope], scope)) break;

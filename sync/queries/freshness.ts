@@ -3,7 +3,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RotationFreshness } from '../contract';
 import { historyWindows } from '../pull/collections/hours';
-import { BOUND_OF, type RotationScope } from '../pull/freshness';
+import { BOUND_OF, rotationItemsSql, type RotationScope } from '../pull/freshness';
 import { DEFAULT_SYNC_OPTIONS, type SyncProfile } from '../pull/options';
 
 /** The collections each rotation confirms, as the summary names them. */
@@ -15,28 +15,6 @@ const COLLECTIONS: Record<Exclude<RotationScope, 'reference'>, string[]> = {
   client: ['client_participants'],
   hours_window: ['helferstunden_history'],
 };
-
-/** The items each rotation keeps confirmed (what the plan chooses from). */
-function itemsSql(
-  scope: Exclude<RotationScope, 'reference' | 'hours_window'>,
-  profile: SyncProfile,
-) {
-  switch (scope) {
-    case 'course':
-      return "SELECT id FROM courses WHERE id NOT LIKE 'local-%'";
-    case 'forms':
-      return `SELECT 'k:' || id AS id FROM courses WHERE last_date >= date('now', 'localtime') AND id NOT LIKE 'local-%'
-              UNION ALL SELECT 'u:' || value FROM replica_meta WHERE key = 'self_id'`;
-    case 'person':
-      return profile === 'trainer'
-        ? "SELECT value AS id FROM replica_meta WHERE key = 'self_id'"
-        : "SELECT id FROM users WHERE id NOT LIKE 'local-%'";
-    case 'trainings':
-      return 'SELECT id FROM users WHERE trainings_from_endpoint = 1';
-    case 'client':
-      return 'SELECT id FROM clients';
-  }
-}
 
 export function rotationFreshness(
   sqlite: BetterSqlite3.Database,
@@ -53,7 +31,7 @@ export function rotationFreshness(
         ? historyWindows({ options: { ...DEFAULT_SYNC_OPTIONS, profile } })
             .map((w) => `SELECT '${w.von}' AS id`)
             .join(' UNION ALL ')
-        : itemsSql(scope, profile);
+        : rotationItemsSql(scope, profile);
     const row = sqlite
       .prepare(
         `SELECT count(*) AS items, count(f.confirmed_at) AS confirmed,

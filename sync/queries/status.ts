@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { openCountsByState } from '../outbox/operations';
 import { rotationFreshness } from './freshness';
+import { pendingResync, resyncOutstanding, statusOf } from '../pull/restore';
 import {
   AREAS,
   type AreaName,
@@ -85,7 +86,18 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
       (area) => area.state !== 'available' && area.state !== 'never synced',
     ),
     freshness: rotationFreshness(sqlite, profileOf(meta.get('profile'))),
+    restore: restoreStatus(sqlite, profileOf(meta.get('profile'))),
   };
+}
+
+/** A resync under way after the service's restore: what showed it, and what is left to read. */
+function restoreStatus(
+  sqlite: BetterSqlite3.Database,
+  profile: 'office' | 'trainer' | null,
+): SyncStatus['restore'] {
+  const pending = pendingResync(sqlite);
+  if (!pending || profile === null) return null;
+  return statusOf(pending, resyncOutstanding(sqlite, profile));
 }
 
 /** What the outbox still holds (rule 12: the pending count, and why it waits). */
