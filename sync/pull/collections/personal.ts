@@ -49,7 +49,9 @@ export function pullPersonal(ctx: PullContext, scan: boolean) {
 
     let fullScan = scan || state.watermark === null;
     let pages = await fetchAll(ctx, fullScan ? undefined : (state.watermark ?? undefined));
-    // A service clock behind our watermark means a restored service: start over with a full scan.
+    // The service's clock behind our watermark: it was set back, and what changes now carries
+    // times before the watermark, so start over with a full scan. (A service restored from a
+    // backup keeps its clock: that is noticed by content, see sync/pull/restore.ts.)
     if (
       !fullScan &&
       state.watermark &&
