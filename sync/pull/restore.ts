@@ -14,7 +14,7 @@
 // longer has. The restore is recorded (replica_meta `restore`) and shown by every sync's summary
 // and by the status until the resync is complete.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ApiClient, Page } from '../api';
+import { ApiError, type ApiClient, type Page } from '../api';
 import { AREAS, type RestoreEvidence, type RestoreStatus } from '../contract';
 import { baseOf, helferstundenRow, type ServiceResource } from '../db/rows';
 import type { OlderVersion, ReplicaWriter } from '../db/writer';
@@ -336,9 +336,12 @@ class HoursAnchor {
         this.anchor = null;
         return;
       } catch (error) {
-        if (endsTheItemLoop(ctx, error)) throw error;
+        // Gone, or no longer ours to read (an entry moved to another person): not in this
+        // replica any more either, and the next newest is the anchor.
+        const notOurs = isGone(error) || (error instanceof ApiError && error.kind === 'forbidden');
+        if (!notOurs && endsTheItemLoop(ctx, error)) throw error;
         // This one request failed: the next sync asks again.
-        if (!isGone(error)) return;
+        if (!notOurs) return;
         ctx.writer.transaction(() => ctx.writer.deleteWhereIn('helferstunden', 'id', [id]));
         this.anchor = this.newestHeld();
         this.known = true;

@@ -278,7 +278,11 @@ function startScan(ctx: PullContext): ScanProgress {
  * end soon.
  */
 function isStale(ctx: PullContext, scan: ScanProgress): boolean {
-  const maxMs = plannedBoundHours('hours_window', ctx.options.freshnessHours) * 3_600_000;
+  // At least a minute: a cycle this very sync began (its recent windows) goes on.
+  const maxMs = Math.max(
+    plannedBoundHours('hours_window', ctx.options.freshnessHours) * 3_600_000,
+    60_000,
+  );
   return (
     scan.startedAt === null || ctx.options.now().getTime() - Date.parse(scan.startedAt) > maxMs
   );
