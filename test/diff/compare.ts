@@ -7,7 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { meaning } from '../support/service-read';
 import type { FreshnessBounds } from '../../sync/pull/options';
 import { relationshipIds, type ServiceView, type Vouch } from './oracle';
-import type { ChangeTimes } from './journal';
+import type { ChangeTime, ChangeTimes } from './journal';
 
 /** The service's type of each compared replica table (journal keys are `type:id`). */
 export const TABLE_TYPE: Record<string, string> = {
@@ -98,6 +98,8 @@ export interface CompareInput {
   bounds: FreshnessBounds;
   /** The client's clock now (ms). */
   now: number;
+  /** When this sync began: what changed since is due at the next one. */
+  syncStartedAt: number;
   /** When the tester first saw each parent (`courses:id`, `users:id`) in this replica. */
   firstSeen: ReadonlyMap<string, number>;
   /** The client's clock at this replica's first sync: what the run did not change is due from then. */
@@ -143,8 +145,12 @@ export function compareReplica(input: CompareInput): CompareResult {
     // What the service held before the replica's first sync comes with it, or (rows of the
     // rotations that fill in the history, newest first) within the deletions' bound of it.
     const judge = (key: string, vouch: Vouch | undefined, boundHours: number): string | null => {
-      const recorded = changes.of(key);
+      // A record vouched for by a parent changes with it too (a trainer taken off the course).
+      const recorded = latest(changes.of(key), vouch && changes.of(serviceKey(vouch)));
       const change = recorded && recorded.at >= input.bornAt ? recorded : undefined;
+      // A change while the sync ran (between two of its answers) is due at the next sync; the
+      // confirmations of this one may stem from answers read before it.
+      if (change && change.at >= input.syncStartedAt) return null;
       const parentSeen = vouch ? (input.firstSeen.get(parentKey(vouch)) ?? now) : 0;
       if (!change) boundHours = Math.max(boundHours, rule.deletion(bounds));
       const since = Math.max(change?.at ?? input.bornAt, parentSeen);
@@ -203,6 +209,19 @@ function longestGap(syncTimes: readonly number[], since: number): number {
   for (let i = 1; i < syncTimes.length; i += 1)
     if (syncTimes[i]! > since) longest = Math.max(longest, syncTimes[i]! - syncTimes[i - 1]!);
   return longest;
+}
+
+function latest(a: ChangeTime | undefined, b: ChangeTime | undefined): ChangeTime | undefined {
+  return !a || (b && b.at > a.at) ? b : a;
+}
+
+/** The journal's key of a parent. */
+function serviceKey(vouch: Vouch): string {
+  return vouch.scope === 'course'
+    ? `course:${vouch.id}`
+    : vouch.scope === 'reference'
+      ? `reference:${vouch.id}`
+      : `user:${vouch.id}`;
 }
 
 function parentKey(vouch: Vouch): string {

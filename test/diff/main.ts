@@ -54,7 +54,7 @@ try {
   }
   for (const line of firstDivergenceReport(seed, result, shortened)) console.log(line);
   console.log(
-    `allowed stale ${result.allowed}, refused requests ${result.refused}, seed ${seed}, ${result.seconds.toFixed(1)} s`,
+    `allowed stale ${result.allowed}, syncs catching up ${result.catchingUp}, changes between pages ${result.betweenPages}, refused requests ${result.refused}, seed ${seed}, ${result.seconds.toFixed(1)} s`,
   );
   console.log(`by step ${JSON.stringify(result.byLabel)}`);
   console.log(summaryLine(result));

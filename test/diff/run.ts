@@ -15,7 +15,15 @@ import { compareReplica, type Divergence } from './compare';
 import { AdminClient, ServiceClient } from './hands';
 import { ChangeTimes } from './journal';
 import { readServiceView, type Profile, type ViewOptions } from './oracle';
-import { nextStep, Random, worldOf, type Step, type World } from './steps';
+import {
+  nextStep,
+  Random,
+  worldOf,
+  type Change,
+  type PagedList,
+  type Step,
+  type World,
+} from './steps';
 
 export interface DiffOptions {
   seed: number;
@@ -43,6 +51,10 @@ export interface DiffResult {
   divergences: number;
   /** Stale records the bounds allowed, summed over the comparisons. */
   allowed: number;
+  /** Changes that landed between two pages of a sync's answers. */
+  betweenPages: number;
+  /** Syncs that left work for later (their budget ran out): stale past a bound was lag then. */
+  catchingUp: number;
   /** Requests the service refused (a target removed since the world was read, a rule of the service). */
   refused: number;
   byLabel: Record<string, number>;
@@ -71,6 +83,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     divergences: 0,
     allowed: 0,
     refused: 0,
+    betweenPages: 0,
+    catchingUp: 0,
     byLabel: {},
     seconds: 0,
   };
@@ -95,6 +109,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
       if (!outcome.comparison) continue;
       result.syncs += 1;
       result.compared += outcome.comparison.compared;
+      if (outcome.betweenPages) result.betweenPages += 1;
+      if (outcome.catchingUp) result.catchingUp += 1;
       result.allowed += outcome.comparison.allowed;
       if (outcome.comparison.divergences.length) {
         result.divergences = outcome.comparison.divergences.length;
@@ -120,6 +136,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
 
 interface Outcome {
   refused: boolean;
+  betweenPages?: boolean;
+  catchingUp?: boolean;
   comparison?: ReturnType<typeof compareReplica>;
 }
 
@@ -238,33 +256,76 @@ class Run {
         return { refused };
       }
       case 'sync':
-        return { refused: false, comparison: await this.sync(step.profile) };
+        return { refused: false, ...(await this.sync(step)) };
     }
   }
 
-  private async sync(profile: Profile) {
+  /** Another user takes a record of the list off the service: a person merged, an entry or a course deleted. */
+  private removal(list: PagedList, id: string): Change {
+    switch (list) {
+      case 'personal':
+        return {
+          kind: 'admin',
+          label: 'person merged',
+          method: 'POST',
+          path: `/personal/${id}/merge`,
+          body: { into: id === this.officeUser.id ? this.trainerUser.id : this.officeUser.id },
+        };
+      case 'helferstunden':
+        return {
+          kind: 'write',
+          label: 'hours deleted',
+          method: 'DELETE',
+          path: `/helferstunden/${id}`,
+        };
+      case 'courses':
+        return { kind: 'admin', label: 'course deleted', method: 'DELETE', path: `/courses/${id}` };
+    }
+  }
+
+  private async sync(step: Extract<Step, { kind: 'sync' }>) {
+    const { profile, during } = step;
     const replica = this.replicas.get(profile)!;
     const user = profile === 'office' ? this.officeUser : this.trainerUser;
+    let landed = false;
+    // The sync's own fetch: the change lands between two pages of a list, as another user's would.
+    const fetchAnswers: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const first = during && !landed ? await firstOfPage(during.list, input, response) : null;
+      if (during && first !== null) {
+        landed = true;
+        await this.apply(
+          during.change === 'remove' ? this.removal(during.list, first) : during.change,
+        );
+      }
+      return response;
+    };
     const api = createApiClient({
       baseUrl: this.sandbox.baseUrl,
       tokens: staticToken(user.accessToken),
+      fetch: fetchAnswers,
     });
     const now = () => this.now();
+    const startedAt = now().getTime();
     const summary = await runSync({ api, replica, options: { profile, now, today: now } });
+    const betweenPages = landed;
+    if (during && !landed && during.change !== 'remove') await this.apply(during.change);
     if (!summary.ok)
       return {
-        compared: 0,
-        allowed: 0,
-        divergences: [
-          {
-            table: '(sync)',
-            id: '',
-            kind: 'differs' as const,
-            why: `the sync failed: ${JSON.stringify(
-              Object.fromEntries(Object.entries(summary.collections).filter(([, c]) => c.error)),
-            )}`,
-          },
-        ],
+        comparison: {
+          compared: 0,
+          allowed: 0,
+          divergences: [
+            {
+              table: '(sync)',
+              id: '',
+              kind: 'differs' as const,
+              why: `the sync failed: ${JSON.stringify(
+                Object.fromEntries(Object.entries(summary.collections).filter(([, c]) => c.error)),
+              )}`,
+            },
+          ],
+        },
       };
     await this.changes.update(this.admin);
     const seen = this.firstSeen.get(profile) ?? new Map<string, number>();
@@ -272,21 +333,48 @@ class Run {
     const at = now().getTime();
     const syncTimes = this.syncTimes.get(profile) ?? [];
     this.syncTimes.set(profile, [...syncTimes, at]);
+    // Since when each parent has been in the replica without a break (one that left and came
+    // back, a course the trainer was assigned to again, is new).
+    const present = new Set<string>();
     for (const table of ['courses', 'users'])
       for (const id of replica.sqlite.prepare(`SELECT id FROM ${table}`).pluck().all() as string[])
-        if (!seen.has(`${table}:${id}`)) seen.set(`${table}:${id}`, at);
+        present.add(`${table}:${id}`);
+    for (const key of seen.keys()) if (!present.has(key)) seen.delete(key);
+    for (const key of present) if (!seen.has(key)) seen.set(key, at);
     const view = await readServiceView(this.target(profile), this.viewOptions(profile));
-    return compareReplica({
+    const catchingUp =
+      summary.budget.stoppedEarly !== null || Object.keys(summary.budget.deferred).length > 0;
+    const comparison = compareReplica({
       sqlite: replica.sqlite,
       view,
       changes: this.changes,
       bounds: DEFAULT_SYNC_OPTIONS.freshnessHours,
       now: at,
       firstSeen: seen,
+      syncStartedAt: startedAt,
       bornAt: this.syncTimes.get(profile)![0]!,
       syncTimes: this.syncTimes.get(profile)!,
-      catchingUp:
-        summary.budget.stoppedEarly !== null || Object.keys(summary.budget.deferred).length > 0,
+      catchingUp,
     });
+    return { comparison, catchingUp, betweenPages };
   }
+}
+
+/**
+ * The id of the first record of an answer that is a page of the list (its path ends so) with
+ * more pages to come; null for any other answer.
+ */
+async function firstOfPage(
+  list: PagedList,
+  input: unknown,
+  response: Response,
+): Promise<string | null> {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!url.pathname.endsWith(`/${list}`) || !response.ok) return null;
+  const body = (await response.clone().json()) as {
+    data?: { id?: unknown }[];
+    links?: { next?: unknown };
+  };
+  const id = Array.isArray(body.data) ? body.data[0]?.id : undefined;
+  return typeof body.links?.next === 'string' && id !== undefined ? String(id) : null;
 }

@@ -8,13 +8,25 @@ import type { Profile, ServiceView } from './oracle';
 
 export type Step =
   | { kind: 'advance'; ms: number }
-  | { kind: 'sync'; profile: Profile }
+  /**
+   * A sync; `during`: a change that lands while it runs, right after the first page of a paged
+   * list of `list` was answered (after the sync when nothing paged); `remove` takes the first
+   * record of that page off the service, which shifts every later page by one.
+   */
+  | { kind: 'sync'; profile: Profile; during?: { list: PagedList; change: Change | 'remove' } }
   /** A write through the public interface, as the office. */
   | { kind: 'write'; label: string; method: string; path: string; body?: unknown }
   /** A change through the admin interface (the service's web interface, paging). */
   | { kind: 'admin'; label: string; method: string; path: string; body?: unknown }
   | { kind: 'backup'; name: number }
   | { kind: 'restore'; name: number };
+
+/** The lists a sync reads that can be long enough to page. */
+export const PAGED_LISTS = ['personal', 'helferstunden', 'courses'] as const;
+export type PagedList = (typeof PAGED_LISTS)[number];
+
+/** A change on the service: a step of the kinds that write. */
+export type Change = Extract<Step, { kind: 'write' | 'admin' }>;
 
 /** What the service held at the last look, for picking targets. */
 export interface World {
@@ -591,7 +603,15 @@ export function nextStep(world: World, random: Random, index: number): Step {
   for (;;) {
     const roll = random.next();
     if (roll < 0.18) return advance(random);
-    if (roll < 0.32) return { kind: 'sync', profile: random.chance(0.5) ? 'office' : 'trainer' };
+    if (roll < 0.32) {
+      const profile = random.chance(0.5) ? 'office' : 'trainer';
+      // Now and then another user changes something between two pages of the sync's answers.
+      const list = random.pick(PAGED_LISTS)!;
+      const change = random.chance(0.5) ? someChange(world, random, tag) : undefined;
+      return change
+        ? { kind: 'sync', profile, during: { list, change } }
+        : { kind: 'sync', profile };
+    }
     if (roll < 0.34)
       return admin('paging switched', 'PUT', '/paging', {
         pageSize: random.chance(0.5) ? null : random.pick([3, 7, 25]),
@@ -604,13 +624,28 @@ export function nextStep(world: World, random: Random, index: number): Step {
   }
 }
 
+/** A change for the middle of a sync: mostly a record of the page just read removed, else any. */
+function someChange(world: World, random: Random, tag: string): Change | 'remove' | undefined {
+  if (random.chance(0.7)) return 'remove';
+  const step = weighted(random.chance(0.6) ? PUBLIC : WEB, random)(world, random, tag);
+  return step && (step.kind === 'write' || step.kind === 'admin') ? step : undefined;
+}
+
 /** One line per step, for the report of a shortened sequence. */
 export function describeStep(step: Step): string {
   switch (step.kind) {
     case 'advance':
       return `advance the clocks by ${formatDuration(step.ms)}`;
     case 'sync':
-      return `sync the ${step.profile} replica`;
+      return `sync the ${step.profile} replica${
+        step.during
+          ? `, and after the first page of ${step.during.list}: ${
+              step.during.change === 'remove'
+                ? 'its first record removed'
+                : describeStep(step.during.change)
+            }`
+          : ''
+      }`;
     case 'backup':
       return `back the service up (backup ${step.name})`;
     case 'restore':
