@@ -25,6 +25,7 @@ export const TABLE_TYPE: Record<string, string> = {
   customfields: 'customfield',
   helferstunden: 'helferstunden',
   helferstunden_anlaesse: 'helferstunden_anlass',
+  formulare: 'forms',
 };
 
 /**
@@ -79,6 +80,8 @@ const RULES: Record<string, TableRule> = {
     deletion: (b) => b.deletions,
     keepsExtras: true,
   },
+  // One record per owner (the own person, a course); the forms of ended courses stay.
+  formulare: { change: (b) => b.courses, deletion: (b) => b.courses, keepsExtras: true },
 };
 
 export interface Divergence {
@@ -135,12 +138,8 @@ export function compareReplica(input: CompareInput): CompareResult {
         (c) => c.name,
       ),
     );
-    const rows = new Map(
-      (sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((row) => [
-        String(row.id),
-        row,
-      ]),
-    );
+    const rows =
+      table === 'formulare' ? formLists(sqlite, expected.keys()) : rowsById(sqlite, table);
     // Whether a divergence on this record is allowed, and why not when it is not.
     // What the service held before the replica's first sync comes with it, or (rows of the
     // rotations that fill in the history, newest first) within the deletions' bound of it.
@@ -217,14 +216,22 @@ function latest(a: ChangeTime | undefined, b: ChangeTime | undefined): ChangeTim
 
 /** The journal's key of a parent. */
 function serviceKey(vouch: Vouch): string {
-  return vouch.scope === 'course'
-    ? `course:${vouch.id}`
-    : vouch.scope === 'reference'
-      ? `reference:${vouch.id}`
-      : `user:${vouch.id}`;
+  switch (vouch.scope) {
+    case 'course':
+      return `course:${vouch.id}`;
+    case 'forms':
+      return `forms:${vouch.id}`;
+    case 'reference':
+      return `reference:${vouch.id}`;
+    default:
+      return `user:${vouch.id}`;
+  }
 }
 
+/** The replica's parent row whose arrival starts a vouched record's bound. */
 function parentKey(vouch: Vouch): string {
+  if (vouch.scope === 'forms')
+    return `${vouch.id.startsWith('k:') ? 'courses' : 'users'}:${vouch.id.slice(2)}`;
   return vouch.scope === 'course' ? `courses:${vouch.id}` : `users:${vouch.id}`;
 }
 
@@ -261,6 +268,39 @@ function fieldDifferences(
       differences.push({ field: column, replica: row[column], service: value });
   }
   return differences;
+}
+
+function rowsById(sqlite: BetterSqlite3.Database, table: string) {
+  return new Map(
+    (sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((row) => [
+      String(row.id),
+      row,
+    ]),
+  );
+}
+
+/**
+ * The forms of each owner (`typ:id`) as one row whose base holds the list in order; an owner
+ * without rows holds an empty list (the replica keeps no row for "no forms").
+ */
+function formLists(sqlite: BetterSqlite3.Database, owners: Iterable<string>) {
+  const lists = new Map<string, { titel: unknown; aktion: unknown }[]>(
+    [...owners].map((owner) => [owner, []]),
+  );
+  for (const row of sqlite
+    .prepare('SELECT objekt_typ, objekt_id, titel, aktion FROM formulare ORDER BY position')
+    .all() as { objekt_typ: string; objekt_id: string; titel: string; aktion: string }[]) {
+    const owner = `${row.objekt_typ}:${row.objekt_id}`;
+    const forms = lists.get(owner) ?? [];
+    forms.push({ titel: row.titel, aktion: JSON.parse(row.aktion) as unknown });
+    lists.set(owner, forms);
+  }
+  return new Map(
+    [...lists].map(([owner, forms]) => [
+      owner,
+      { id: owner, base: JSON.stringify({ attributes: { forms } }) } as Record<string, unknown>,
+    ]),
+  );
 }
 
 /** `scope:id` → when the service last confirmed it (ms); reference collections by their last success. */

@@ -39,6 +39,14 @@ export class ChangeTimes {
     this.last = answer.last;
   }
 
+  /**
+   * Notes a change the journal cannot attribute: a form names its owner in its attributes, not
+   * in a relationship, so the tester notes `forms:typ:id` itself.
+   */
+  note(key: string, at: number): void {
+    this.own.set(key, { at, touched: true });
+  }
+
   /** The latest change concerning `type:id`, or undefined when the run has not touched it. */
   of(key: string): ChangeTime | undefined {
     const own = this.own.get(key);

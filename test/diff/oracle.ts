@@ -3,13 +3,19 @@
 // with the parent whose confirmation vouches for it (DESIGN rule 15) and the columns the
 // replica derives from other records (a course's first and last day come from its dates).
 import { addMonths, format } from 'date-fns';
-import { getJson, list, type OracleTarget, type Resource } from '../support/service-read';
+import {
+  getJson,
+  getPlainJson,
+  list,
+  type OracleTarget,
+  type Resource,
+} from '../support/service-read';
 
 export type Profile = 'office' | 'trainer';
 
 /** A parent whose confirmation (the replica's `confirmations` table) vouches for a record. */
 export interface Vouch {
-  scope: 'course' | 'person' | 'client' | 'reference';
+  scope: 'course' | 'person' | 'client' | 'reference' | 'forms';
   id: string;
 }
 
@@ -161,6 +167,29 @@ export async function readServiceView(
   }
   view.set('participations', byId(participations));
   view.set('customfields', byId(customfields));
+
+  // The forms of the own person and of every course not yet ended (the client's owners),
+  // each owner's list as one record: `typ:id` → its forms in order.
+  const today = format(options.today, 'yyyy-MM-dd');
+  const owners = [
+    `u:${options.selfId}`,
+    ...courseRecords
+      .filter((c) => String(c.columns?.last_date ?? '').slice(0, 10) >= today)
+      .map((c) => `k:${c.id}`),
+  ];
+  const forms: ExpectedRecord[] = [];
+  for (const owner of owners) {
+    const [typ, id] = owner.split(':') as [string, string];
+    const list = await getPlainJson(target, `/formulare/v1/liste?typ=${typ}&id=${id}`);
+    forms.push({
+      key: `forms:${owner}`,
+      id: owner,
+      attributes: { forms: list },
+      relationships: {},
+      vouch: { scope: 'forms', id: owner },
+    });
+  }
+  view.set('formulare', byId(forms));
 
   const hours = await getJson(
     target,

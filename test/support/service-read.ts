@@ -39,6 +39,15 @@ export async function getJson(
   return { data: single ?? data, included };
 }
 
+/** A plain JSON answer (not JSON:API), e.g. the forms list. */
+export async function getPlainJson(target: OracleTarget, path: string): Promise<unknown> {
+  const url = `${target.baseUrl}${path}`;
+  const response = await fetch(url, { headers: { authorization: `Bearer ${target.token}` } });
+  if (!response.ok)
+    throw new Error(`oracle GET ${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
 export async function list(target: OracleTarget, path: string): Promise<Resource[]> {
   const { data } = await getJson(target, path);
   return Array.isArray(data) ? data : [data];
