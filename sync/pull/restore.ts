@@ -242,6 +242,8 @@ class HoursAnchor {
   private asked = false;
   private came = false;
   private newest: { id: string; updatedAt: string; ms: number } | null = null;
+  /** The anchor as replica_meta holds it: written again only when it moved (a write per sync costs). */
+  private saved: string | undefined;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
@@ -252,6 +254,7 @@ class HoursAnchor {
       .pluck()
       .get(ANCHOR_KEY) as string | undefined;
     if (value === undefined) return;
+    this.saved = value;
     this.known = true;
     try {
       const stored = JSON.parse(value) as { id: string; updatedAt: string } | null;
@@ -359,11 +362,10 @@ class HoursAnchor {
     );
     let next = candidates.sort((a, b) => b.ms - a.ms)[0] ?? null;
     if (!next && !this.known) next = this.newestHeld();
-    setMeta(
-      this.sqlite,
-      ANCHOR_KEY,
-      JSON.stringify(next && { id: next.id, updatedAt: next.updatedAt }),
-    );
+    const value = JSON.stringify(next && { id: next.id, updatedAt: next.updatedAt });
+    if (value === this.saved) return;
+    setMeta(this.sqlite, ANCHOR_KEY, value);
+    this.saved = value;
   }
 
   /** The entry held with the newest change time (no local changes): a scan of the table. */

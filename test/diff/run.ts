@@ -275,15 +275,17 @@ class Run {
   }
 
   /** Another user takes a record of the list off the service: a person merged, an entry or a course deleted. */
-  private removal(list: PagedList, id: string): Change {
+  private removal(list: PagedList, id: string): Change | undefined {
     switch (list) {
       case 'personal':
+        // The signed-in users stay (merged away, their tokens would end the run).
+        if (id === this.officeUser.id || id === this.trainerUser.id) return undefined;
         return {
           kind: 'admin',
           label: 'person merged',
           method: 'POST',
           path: `/personal/${id}/merge`,
-          body: { into: id === this.officeUser.id ? this.trainerUser.id : this.officeUser.id },
+          body: { into: this.officeUser.id },
         };
       case 'helferstunden':
         return {
@@ -308,9 +310,9 @@ class Run {
       const first = during && !landed ? await firstOfPage(during.list, input, response) : null;
       if (during && first !== null) {
         landed = true;
-        await this.apply(
-          during.change === 'remove' ? this.removal(during.list, first) : during.change,
-        );
+        const change =
+          during.change === 'remove' ? this.removal(during.list, first) : during.change;
+        if (change) await this.apply(change);
       }
       return response;
     };
