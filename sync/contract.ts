@@ -7,6 +7,9 @@ import { z } from 'zod';
 
 // The commands (writes and the outbox's own) live beside: sync/contract/commands.ts.
 export * from './contract/commands';
+// The host's calls (account, login, demo, sign-out, sync now): sync/contract/host.ts.
+export * from './contract/host';
+import type { HostEvent } from './contract/host';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
 const id = z.string().min(1).max(200);
@@ -396,4 +399,5 @@ export type CoreEvent =
       seconds: number;
       error?: string;
     }
-  | { type: 'data.changed'; collections: string[] };
+  | { type: 'data.changed'; collections: string[] }
+  | HostEvent;

@@ -1230,6 +1230,12 @@ export const CORE_ERROR_CODES = [
   /** The service answered with an error; its words are in the message. */
   'service_error',
   'internal',
+  /** The login did not succeed (the service refused it, or its answer was wrong); words say why. */
+  'login_failed',
+  /** The person cancelled (closed the login, or it timed out). */
+  'cancelled',
+  /** The call needs a signed-in account. */
+  'not_signed_in',
 ] as const;
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 

@@ -1,0 +1,158 @@
+// The contract's host calls: what a UI asks of the app around the data (the account, the login,
+// the demo, sign-out, "sync now"), with a zod schema for each call's arguments and the types of
+// the answers and of the host's events. Served by the app session (sync/host/session.ts) over
+// every transport, beside the data queries and commands.
+// Imports zod only: the renderer (a browser) imports this file through sync/contract.ts.
+import { z } from 'zod';
+import type { CommandArgs, CommandName, CommandResults } from './commands';
+import type { QueryArgs, QueryName, QueryResults, SchedulerState } from '../contract';
+
+/** 127.0.0.0/8, localhost and [::1] (the WHATWG URL parser has normalised the host already). */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
+}
+
+/**
+ * An address of the service: https, or plain http on this machine only (the embedded sandbox, a
+ * local proxy): anywhere else a token would travel in clear text. Refused in both languages.
+ */
+const serviceUrl = z
+  .string()
+  .max(2000)
+  .superRefine((value, ctx) => {
+    const refuse = (en: string, de: string) =>
+      ctx.addIssue({ code: 'custom', message: en, params: { de } });
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      refuse(
+        `not an address (URL): ${JSON.stringify(value.slice(0, 60))}`,
+        `keine Adresse (URL): ${JSON.stringify(value.slice(0, 60))}`,
+      );
+      return;
+    }
+    if (url.protocol === 'https:') return;
+    if (url.protocol === 'http:') {
+      if (isLoopbackHostname(url.hostname)) return;
+      refuse(
+        'plain http is allowed only on this computer (127.0.0.1, localhost, [::1]); use https',
+        'unverschlüsseltes http ist nur auf diesem Computer erlaubt (127.0.0.1, localhost, [::1]); bitte https verwenden',
+      );
+      return;
+    }
+    refuse(
+      `must be an https address, not ${url.protocol.replace(/:$/, '')}`,
+      `muss eine https-Adresse sein, nicht ${url.protocol.replace(/:$/, '')}`,
+    );
+  });
+
+const clientId = z
+  .string()
+  .max(200)
+  .superRefine((value, ctx) => {
+    if (value.trim() === '')
+      ctx.addIssue({
+        code: 'custom',
+        message: 'the client id is missing (the vendor issues it)',
+        params: { de: 'die Client-ID fehlt (der Anbieter vergibt sie)' },
+      });
+  });
+
+/** The settings of an account as the first-run screen and the settings take them. */
+export const accountSettings = z.object({
+  /** The interface's base URL, path included, e.g. https://api.hiorg-server.de/core/v1. */
+  baseUrl: serviceUrl,
+  /** The OAuth authorization endpoint (opened in the system browser). */
+  authUrl: serviceUrl,
+  /** The OAuth token endpoint. */
+  tokenUrl: serviceUrl,
+  /** The OAuth client id the vendor issued. */
+  clientId,
+});
+export type AccountSettingsInput = z.input<typeof accountSettings>;
+
+/** The real service's addresses (the client id is the vendor's to issue: filled in by the user). */
+export const REAL_SERVICE_PRESET = {
+  baseUrl: 'https://api.hiorg-server.de/core/v1',
+  authUrl: 'https://api.hiorg-server.de/oauth/v1/authorize',
+  tokenUrl: 'https://api.hiorg-server.de/oauth/v1/token',
+  clientId: '',
+} as const;
+
+export const hostCalls = {
+  /** The app's state: first run, signed out, signing in or signed in; the account; the scheduler. */
+  'app.state': z.object({}),
+  /** Sets the account (signs out of another one first); then `account.login`. */
+  'account.configure': accountSettings,
+  /** Opens the system browser to sign in; answers when signed in (or login_failed / cancelled). */
+  'account.login': z.object({}),
+  /** Starts the embedded sandbox (demo data in the user data folder) and signs in to it. */
+  'account.demo': z.object({}),
+  /** Forgets the tokens; the outbox stays unless deleteLocalData (then the replica goes too). */
+  'account.logout': z.object({ deleteLocalData: z.boolean().default(false) }),
+  /** What sign-out with deleteLocalData would lose: changes not yet sent, and those refused. */
+  'account.pendingLoss': z.object({}),
+  /** Syncs now (the scheduler's state answers). */
+  'sync.now': z.object({}),
+} as const;
+
+export type HostCallName = keyof typeof hostCalls;
+export type HostCallArgs<N extends HostCallName> = z.input<(typeof hostCalls)[N]>;
+export type ParsedHostCallArgs<N extends HostCallName> = z.output<(typeof hostCalls)[N]>;
+
+export function isHostCallName(name: string): name is HostCallName {
+  return Object.hasOwn(hostCalls, name);
+}
+
+/** The account as the app keeps it (not secret: the tokens are kept apart). */
+export interface AccountInfo {
+  baseUrl: string;
+  authUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  /** The embedded sandbox's account. */
+  demo: boolean;
+}
+
+export interface AppState {
+  /** first-run: no account yet; signed-out: an account, no tokens; signing-in: the browser is open. */
+  phase: 'first-run' | 'signed-out' | 'signing-in' | 'signed-in';
+  account: AccountInfo | null;
+  user: { id: string; name: string } | null;
+  scheduler: SchedulerState | null;
+  /** Why the session is signed out when it did not ask for it (a refused refresh), in words. */
+  reason?: { de: string; en: string } | null;
+}
+
+export interface HostCallResults {
+  'app.state': AppState;
+  'account.configure': AppState;
+  'account.login': AppState;
+  'account.demo': AppState;
+  'account.logout': AppState;
+  'account.pendingLoss': { pending: number; parked: number };
+  'sync.now': SchedulerState;
+}
+
+/** The host's events, part of CoreEvent. */
+export type HostEvent =
+  | { type: 'app.state'; state: AppState }
+  | { type: 'notifications.new'; items: { id: string; titel: string }[] };
+
+// ---------------------------------------------------------------------------------------------
+// Everything a UI may call: data queries, data commands, host calls (types for every transport).
+
+export type DataCallName = QueryName | CommandName;
+export type CallName = DataCallName | HostCallName;
+export type CallArgs<N extends CallName> = N extends QueryName
+  ? QueryArgs<N>
+  : N extends CommandName
+    ? CommandArgs<N>
+    : N extends HostCallName
+      ? HostCallArgs<N>
+      : never;
+export type CallResults = QueryResults & CommandResults & HostCallResults;
