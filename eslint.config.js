@@ -84,21 +84,36 @@ export default tseslint.config(
     ),
   ),
   // The parts of sync/, lowest first: each may import only the parts below it (tests may cross).
+  // host: the app session and browser mode's server, above dispatch and scheduler, below cli.
   ...syncParts([
     [
       'contract',
-      ['api', 'auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli'],
+      ['api', 'auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli'],
     ],
-    ['api', ['auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
-    ['auth', ['db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
-    ['db', ['auth', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
-    ['outbox', ['auth', 'pull', 'queries', 'dispatch', 'scheduler', 'cli']],
-    ['pull', ['queries', 'dispatch', 'scheduler', 'cli']],
-    ['queries', ['dispatch', 'scheduler', 'cli']],
-    ['dispatch', ['scheduler', 'cli']],
-    ['scheduler', ['dispatch', 'cli']],
+    ['api', ['auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['auth', ['db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['db', ['auth', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['outbox', ['auth', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['pull', ['queries', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['queries', ['dispatch', 'scheduler', 'host', 'cli']],
+    ['dispatch', ['scheduler', 'host', 'cli']],
+    ['scheduler', ['dispatch', 'host', 'cli']],
+    ['host', ['cli']],
   ]),
-  room(['electron/**'], ui),
+  // The Electron host may start the sandbox only for the demo: electron/demo.ts (the session's
+  // DemoProvider) and electron/browser-main.ts (browser mode's entry, which hands it over).
+  {
+    ...room(
+      ['electron/**'],
+      ui,
+      never(
+        ['**/sandbox/**'],
+        'electron/ may use the sandbox only for the demo, in electron/demo.ts and electron/browser-main.ts',
+      ),
+    ),
+    ignores: ['electron/demo.ts', 'electron/browser-main.ts', '**/*.test.ts'],
+  },
+  room(['electron/demo.ts', 'electron/browser-main.ts', 'electron/**/*.test.ts'], ui),
   room(
     ['renderer/**'],
     electronHost,

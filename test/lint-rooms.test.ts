@@ -33,6 +33,14 @@ describe('room boundaries', () => {
     ['sandbox/http/x.ts', "import { value } from '../admin/journal';"],
     ['sandbox/data/x.ts', "import { value } from '../admin/journal';"],
     ['sandbox/http/x.ts', "import { value } from '../../sync/contract';"],
+    // The app session sits above dispatch and scheduler and never uses Electron or the sandbox.
+    ['sync/scheduler/x.ts', "import { value } from '../host/session';"],
+    ['sync/dispatch/x.ts', "import { value } from '../host/session';"],
+    ['sync/host/x.ts', "import { value } from '../cli/index';"],
+    ['sync/host/x.ts', "import { value } from 'electron';"],
+    ['sync/host/x.ts', "import { value } from '../../sandbox/server';"],
+    ['electron/main.ts', "import { value } from '../sandbox/server';"],
+    ['electron/x.ts', "import { value } from 'react';"],
   ])('%s may not %s', async (file, line) => {
     expect(await roomErrors(file, line)).not.toEqual([]);
   });
@@ -47,6 +55,13 @@ describe('room boundaries', () => {
     ['sync/db/x.test.ts', "import { value } from '../pull/engine';"],
     ['sandbox/admin/x.ts', "import { value } from '../http/context';"],
     ['sandbox/admin/x.ts', "import { value } from '../data/store';"],
+    ['sync/host/x.ts', "import { value } from '../dispatch';"],
+    ['sync/host/x.ts', "import { value } from '../scheduler';"],
+    ['sync/host/x.ts', "import { value } from '../pull/worker';"],
+    ['sync/cli/x.ts', "import { value } from '../host/session';"],
+    ['electron/demo.ts', "import { value } from '../sandbox/server';"],
+    ['electron/browser-main.ts', "import { value } from '../sandbox/server';"],
+    ['electron/main.ts', "import { value } from '../sync/host/session';"],
   ])('%s may %s', async (file, line) => {
     expect(await roomErrors(file, line)).toEqual([]);
   });
