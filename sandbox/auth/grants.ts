@@ -160,6 +160,20 @@ export class GrantRegistry {
     return { ok: true, userId: entry.userId, scope: entry.scope };
   }
 
+  /**
+   * Revokes every login (of one user, or of all): their refresh tokens are refused with
+   * invalid_grant and their access tokens as invalid, as when the real service's user or
+   * administrator withdraws the app's access. Answers how many logins were revoked.
+   */
+  revokeLogins(userId?: string): number {
+    const grants = new Set<Grant>();
+    for (const grant of this.refreshTokens.values()) {
+      if (userId === undefined || grant.userId === userId) grants.add(grant);
+    }
+    for (const grant of grants) this.revoke(grant);
+    return grants.size;
+  }
+
   private revoke(grant: Grant): void {
     grant.revoked = true;
     for (const [value, owner] of this.refreshTokens) {

@@ -83,6 +83,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       return grants.issueAccessToken(userId, undefined, scope);
     },
     issuer,
+    revokeLogins: (userId) => grants.revokeLogins(userId),
     setOrigin(value) {
       origin = value;
     },

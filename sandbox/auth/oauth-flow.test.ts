@@ -197,6 +197,24 @@ describe('OAuth against the sandbox', () => {
     expect(third.body.refresh_token).toBeTypeOf('string');
   });
 
+  it('revokes the logins through the handle: refresh refused with invalid_grant, access tokens too', async () => {
+    const pkce = pkcePair();
+    const tokens = await exchange(await loginThroughPage(officeUser().id, pkce), pkce.verifier);
+    expect((await ownRecord(tokens.body.access_token)).status).toBe(200);
+    expect(sandbox.auth.revokeLogins('no-such-user')).toBe(0);
+    expect(sandbox.auth.revokeLogins(officeUser().id)).toBeGreaterThanOrEqual(1);
+    const refused = await refresh(tokens.body.refresh_token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_grant');
+    expect((await ownRecord(tokens.body.access_token)).status).toBe(401);
+    // Tokens handed out directly (no login) stay valid.
+    expect((await ownRecord(officeUser().accessToken)).status).toBe(200);
+    // A new login works again.
+    const again = pkcePair();
+    const fresh = await exchange(await loginThroughPage(officeUser().id, again), again.verifier);
+    expect((await ownRecord(fresh.body.access_token)).status).toBe(200);
+  });
+
   it('refuses a wrong verifier with invalid_grant, and the code is spent', async () => {
     const pkce = pkcePair();
     const code = await loginThroughPage(officeUser().id, pkce);

@@ -26,6 +26,11 @@ export interface AuthService {
   authenticate(authorizationHeader: string | undefined): AuthResult;
   /** A ready access token for a user with an account (printed by the CLI, used by tests). */
   issueAccessToken(userId: string, options?: IssueAccessTokenOptions): string;
+  /**
+   * Revokes the logins (refresh tokens and the access tokens issued from them) of one user, or
+   * of every user: what a client sees when its access is withdrawn. Answers how many.
+   */
+  revokeLogins(userId?: string): number;
   /** The ID tokens' `iss`: the sandbox origin + /oauth/v1 once it listens. */
   issuer(): string;
   /** Tells the service its origin (known only once the server listens); sets the issuer. */
