@@ -1,0 +1,587 @@
+// The app session every transport serves (Electron IPC, browser mode's WebSocket): the user data
+// folder (the replica, the account settings, the tokens through a SecretStore, the demo's data),
+// the login, the background scheduler (its pulls in a worker thread, so this event loop stays
+// free), one `call` for the data queries and commands and the host's own calls, validated with
+// the contract's schemas, and the events every UI hears. Plain Node: no Electron, no sandbox
+// (the demo comes in as a DemoProvider).
+import { chmodSync, rmSync } from 'node:fs';
+import { ApiError, createApiClient, type ApiClient } from '../api';
+import {
+  hostCalls,
+  isHostCallName,
+  type AccountInfo,
+  type AppState,
+  type CoreEvent,
+  type HostCallName,
+  type HostCallResults,
+  type ParsedHostCallArgs,
+  type SchedulerState,
+} from '../contract';
+import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
+import { openReplica, type Replica } from '../db/open';
+import { createDispatcher, type Dispatcher, type Outcome } from '../dispatch';
+import { pushOutbox, type PushSummary } from '../outbox/replay';
+import { budgetFor, pullBudget } from '../pull/budget';
+import type { SyncSummary } from '../pull/engine';
+import type { SyncProfile, SyncProgress } from '../pull/options';
+import { createRefresher, type Refresher } from '../pull/refresh';
+import { runSyncInWorker } from '../pull/worker';
+import { reachable, replicaCounts, SyncScheduler } from '../scheduler';
+import {
+  ensurePrivateDir,
+  fileSecretStore,
+  readSettings,
+  userDataFiles,
+  writeSettings,
+  type SecretStore,
+  type Settings,
+} from './files';
+import { loginFailure, loopbackLogin, oauthBaseOf, type TokenSet } from './login';
+import { HostTokens, readStoredTokens } from './tokens';
+
+export { fileSecretStore, type SecretStore };
+
+/** Which transport a call came by (for logs; every transport gets the same answers). */
+export interface CallOrigin {
+  transport: 'ipc' | 'websocket' | 'local';
+}
+
+export interface HostSession {
+  /** Validates with the contract's schemas, never throws: Outcome as sync/dispatch's. */
+  call(name: string, args: unknown, origin?: CallOrigin): Promise<Outcome<unknown>>;
+  /** Every CoreEvent (sync.state, sync.progress, data.changed, app.state, notifications.new). */
+  onEvent(listener: (event: CoreEvent) => void): () => void;
+  /** Stops the scheduler, lets the running transaction finish, closes the replica. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface DemoProvider {
+  start(dataDir: string): Promise<{
+    baseUrl: string;
+    authUrl: string;
+    tokenUrl: string;
+    clientId: string;
+    close(): Promise<void>;
+  }>;
+}
+
+export interface HostSessionOptions {
+  /** replica.sqlite, settings.json, demo/ live here (0600 files, 0700 folder). */
+  userDataDir: string;
+  secrets: SecretStore;
+  /** The system browser. */
+  openExternal(url: string): Promise<void>;
+  /** The embedded sandbox (electron/demo.ts). */
+  demo?: DemoProvider;
+  now?: () => Date;
+  /** Between scheduled syncs; default 5 minutes. */
+  syncIntervalMs?: number;
+  /** The sync worker's entry (a packaged app passes its built file); default the sources through tsx. */
+  workerUrl?: URL;
+  /** How long the browser has for a login; default 5 minutes. */
+  loginTimeoutMs?: number;
+}
+
+const PROFILE: SyncProfile = 'office';
+
+const NO_ACCOUNT = new CoreFailure('not_allowed', {
+  de: 'Es ist noch kein Konto eingerichtet: bitte zuerst die Adressen des Dienstes angeben (oder „Demo“ wählen).',
+  en: 'No account is set up yet: please enter the service’s addresses first (or choose "Demo").',
+});
+
+const NO_DEMO = new CoreFailure('not_allowed', {
+  de: 'Die Demo ist in dieser Umgebung nicht verfügbar.',
+  en: 'The demo is not available here.',
+});
+
+/** A sync of the session: the push of the outbox in this thread, the pull in a worker. */
+interface HostSyncSummary extends SyncSummary {
+  outbox: PushSummary;
+}
+
+export async function openHostSession(options: HostSessionOptions): Promise<HostSession> {
+  const files = userDataFiles(options.userDataDir);
+  ensurePrivateDir(options.userDataDir);
+  const now = () => options.now?.() ?? new Date();
+  const listeners = new Set<(event: CoreEvent) => void>();
+  const emit = (event: CoreEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  };
+
+  let settings: Settings = readSettings(files.settings);
+  let replica: Replica = openPrivateReplica(files.replica);
+  let phase: AppState['phase'] = settings.account ? 'signed-out' : 'first-run';
+  let reason: AppState['reason'] = null;
+  let tokens: HostTokens | null = null;
+  let api: ApiClient | null = null;
+  let refresher: Refresher | null = null;
+  let scheduler: SyncScheduler<HostSyncSummary> | null = null;
+  let demo: Awaited<ReturnType<DemoProvider['start']>> | null = null;
+  let login: AbortController | null = null;
+  let closing: Promise<void> | null = null;
+  /** Background work (a stop after a refused refresh, the demo's own login) awaited by close. */
+  const background = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const tracked = work.catch(() => {}).finally(() => background.delete(tracked));
+    background.add(tracked);
+  };
+  let seenNotifications = new Set<string>();
+
+  let dispatcher: Dispatcher = dataDispatcher();
+  await rememberNotifications();
+
+  function dataDispatcher(): Dispatcher {
+    return createDispatcher(replica, {
+      now,
+      onCommand: () => scheduler?.localWrite(),
+      refresher: (args) => {
+        if (!refresher)
+          throw new CoreFailure('offline', {
+            de: 'Nicht angemeldet: es gilt der Stand der letzten Synchronisierung.',
+            en: 'Not signed in: the data is as of the last sync.',
+          });
+        return refresher(args);
+      },
+    });
+  }
+
+  function appState(): AppState {
+    return {
+      phase,
+      account: settings.account,
+      user: phase === 'signed-in' ? settings.user : null,
+      scheduler: scheduler?.state ?? null,
+      reason,
+    };
+  }
+
+  function setPhase(next: AppState['phase'], why: AppState['reason'] = null): void {
+    phase = next;
+    reason = why;
+    emit({ type: 'app.state', state: appState() });
+  }
+
+  function saveSettings(next: Settings): void {
+    settings = next;
+    writeSettings(files.settings, settings);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Signed in: the API client, the refresher and the scheduler
+
+  function signedIn(account: AccountInfo, held: TokenSet): void {
+    tokens?.forget();
+    const keeper: HostTokens = new HostTokens({
+      account,
+      secrets: options.secrets,
+      initial: held,
+      onRevoked: (words) => {
+        if (tokens !== keeper) return;
+        track(signOut(false, words));
+      },
+    });
+    tokens = keeper;
+    api = createApiClient({
+      baseUrl: account.baseUrl,
+      oauthUrl: oauthBaseOf(account.authUrl),
+      tokens: keeper,
+    });
+    refresher = createRefresher({ api, replica, options: { profile: PROFILE } });
+    if (scheduler) scheduler.loginChanged();
+    else startScheduler(account);
+    setPhase('signed-in');
+  }
+
+  function startScheduler(account: AccountInfo): void {
+    const intervalMs = options.syncIntervalMs ?? 5 * 60_000;
+    const started = new SyncScheduler<HostSyncSummary>({
+      intervalMs,
+      runOnce: (signal, progress) => syncOnce(account, intervalMs, signal, progress),
+      probe: (signal) => reachable(account.baseUrl, { signal, timeoutMs: 10_000 }),
+      readCounts: () => replicaCounts(replica.sqlite),
+      onState: (state) => emit({ type: 'sync.state', state }),
+      onRun: (outcome) => {
+        if (!('summary' in outcome)) return;
+        const summary = outcome.summary;
+        const changed = Object.keys(summary.collections);
+        if (changed.length > 0 || summary.outbox.done > 0)
+          emit({ type: 'data.changed', collections: changed });
+        emit({
+          type: 'sync.finished',
+          ok: summary.ok,
+          records: summary.records,
+          requests: summary.requests + summary.outbox.requests,
+          seconds: summary.seconds,
+        });
+        void announceNotifications();
+      },
+    });
+    scheduler = started;
+    started.start();
+  }
+
+  async function syncOnce(
+    account: AccountInfo,
+    intervalMs: number,
+    signal: AbortSignal,
+    progress: (event: SyncProgress) => void,
+  ): Promise<HostSyncSummary> {
+    const client = api;
+    const keeper = tokens;
+    if (!client || !keeper) throw new Error('not signed in');
+    const outbox = await pushOutbox({
+      api: client,
+      sqlite: replica.sqlite,
+      signal,
+      maxWaitMs: 10_000,
+      onProgress: (event) => progress({ collection: 'outbox', ...event }),
+    });
+    const intervalSeconds = intervalMs / 1000;
+    const requestBudget = pullBudget(
+      { requestBudget: budgetFor(intervalSeconds, client.pace) },
+      outbox.requests,
+    );
+    // The pull runs in a worker thread: parsing a large answer never blocks this event loop.
+    const pull = async (token: string) =>
+      runSyncInWorker({
+        replicaFile: files.replica,
+        token,
+        client: { baseUrl: account.baseUrl, oauthUrl: oauthBaseOf(account.authUrl) },
+        options: { profile: PROFILE, intervalSeconds, requestBudget },
+        signal,
+        onProgress: (event) => {
+          progress(event);
+          emit({ type: 'sync.progress', ...event });
+        },
+        ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
+      });
+    const token = await keeper.getAccessToken();
+    let summary: SyncSummary;
+    try {
+      summary = await pull(token);
+    } catch (error) {
+      // The worker holds a fixed token: on a 401 it is refreshed here and the pull tried once more.
+      if (!(error instanceof ApiError && error.kind === 'auth')) throw error;
+      const fresh = await keeper.refreshAccessToken();
+      if (!fresh) throw error;
+      summary = await pull(fresh);
+    }
+    return {
+      ...summary,
+      outbox,
+      ok: summary.ok && outbox.parked === 0 && !outbox.pausedForLogin,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Notifications: unread ones not seen before, after each sync
+
+  async function unreadNotifications(): Promise<{ id: string; titel: string }[]> {
+    const outcome = await dispatcher.call('notifications.list', { unreadOnly: true });
+    if (!outcome.ok) return [];
+    return outcome.value
+      .filter((item) => !item.gelesen)
+      .map((item) => ({ id: item.id, titel: item.titel ?? '' }));
+  }
+
+  async function rememberNotifications(): Promise<void> {
+    seenNotifications = new Set(safely(() => allNotificationIds(), []));
+  }
+
+  function allNotificationIds(): string[] {
+    return replica.sqlite.prepare('SELECT id FROM benachrichtigungen').pluck().all() as string[];
+  }
+
+  async function announceNotifications(): Promise<void> {
+    const fresh = (await unreadNotifications().catch(() => [])).filter(
+      (item) => !seenNotifications.has(item.id),
+    );
+    // The first sync of a replica brings the whole inbox: that is no news.
+    const firstFill = seenNotifications.size === 0;
+    for (const id of safely(() => allNotificationIds(), [])) seenNotifications.add(id);
+    if (fresh.length > 0 && !firstFill) emit({ type: 'notifications.new', items: fresh });
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The host calls
+
+  async function stopScheduler(): Promise<void> {
+    const running = scheduler;
+    scheduler = null;
+    if (running) await running.stop();
+  }
+
+  async function stopDemo(): Promise<void> {
+    const running = demo;
+    demo = null;
+    if (running) await running.close();
+  }
+
+  async function signOut(deleteLocalData: boolean, why: AppState['reason'] = null): Promise<void> {
+    login?.abort();
+    tokens?.forget();
+    tokens = null;
+    api = null;
+    refresher = null;
+    await stopScheduler();
+    await options.secrets.clear();
+    if (settings.account?.demo) await stopDemo();
+    if (deleteLocalData) {
+      await stopDemo();
+      await replica.close();
+      for (const suffix of ['', '-wal', '-shm'])
+        rmSync(`${files.replica}${suffix}`, { force: true });
+      rmSync(files.demo, { recursive: true, force: true });
+      replica = openPrivateReplica(files.replica);
+      dispatcher = dataDispatcher();
+      seenNotifications = new Set();
+    }
+    saveSettings({ ...settings, user: null });
+    setPhase(settings.account ? 'signed-out' : 'first-run', why);
+  }
+
+  /**
+   * Another account (another service) takes over: the replica holds the old one's data. A demo's
+   * data goes; a real account's goes only when none of its changes would be lost.
+   */
+  async function switchAccount(next: AccountInfo): Promise<void> {
+    const current = settings.account;
+    const sameService = current !== null && current.baseUrl === next.baseUrl && !current.demo;
+    if (phase === 'signed-in' || tokens) await signOut(false);
+    if (current !== null && !sameService && !(current.demo && next.demo)) {
+      const loss = pendingLoss();
+      if (!current.demo && loss.pending + loss.parked > 0)
+        throw new CoreFailure('not_allowed', {
+          de: `Noch ${loss.pending + loss.parked} Änderungen sind nicht beim Dienst angekommen: bitte erst synchronisieren oder mit „Lokale Daten löschen“ abmelden.`,
+          en: `${loss.pending + loss.parked} changes have not reached the service yet: please sync first, or sign out deleting the local data.`,
+        });
+      await signOut(true);
+    }
+    saveSettings({ account: next, user: null });
+  }
+
+  function pendingLoss(): { pending: number; parked: number } {
+    const counts = replicaCounts(replica.sqlite);
+    return { pending: counts.pending, parked: counts.parked };
+  }
+
+  async function runLogin(
+    account: AccountInfo,
+    open: (url: string) => Promise<void>,
+  ): Promise<AppState> {
+    login?.abort();
+    const controller = new AbortController();
+    login = controller;
+    setPhase('signing-in');
+    let held: TokenSet;
+    try {
+      held = await loopbackLogin({
+        account,
+        openExternal: open,
+        signal: controller.signal,
+        ...(options.loginTimeoutMs ? { timeoutMs: options.loginTimeoutMs } : {}),
+      });
+    } catch (error) {
+      if (login === controller) {
+        login = null;
+        setPhase(tokens ? 'signed-in' : 'signed-out');
+      }
+      throw loginFailure(error);
+    }
+    if (login !== controller || closing) throw loginFailure(new Error('superseded'));
+    login = null;
+    await HostTokens.save(options.secrets, account, held);
+    const user = await userOf(account, held.accessToken);
+    saveSettings({ ...settings, user });
+    signedIn(account, held);
+    return appState();
+  }
+
+  async function startDemo(): Promise<AccountInfo> {
+    if (!options.demo) throw NO_DEMO;
+    if (!demo) {
+      ensurePrivateDir(files.demo);
+      demo = await options.demo.start(files.demo);
+    }
+    return {
+      baseUrl: demo.baseUrl,
+      authUrl: demo.authUrl,
+      tokenUrl: demo.tokenUrl,
+      clientId: demo.clientId,
+      demo: true,
+    };
+  }
+
+  async function demoLogin(): Promise<AppState> {
+    const account = await startDemo();
+    if (!settings.account?.demo) await switchAccount(account);
+    // The demo's port changes with every start: the account follows it.
+    saveSettings({ ...settings, account });
+    // The embedded sandbox approves by itself: its pages redirect straight to the listener.
+    return runLogin(account, followRedirects);
+  }
+
+  const host: {
+    [N in HostCallName]: (args: ParsedHostCallArgs<N>) => Promise<HostCallResults[N]>;
+  } = {
+    'app.state': async () => appState(),
+    'account.configure': async (args) => {
+      const next: AccountInfo = { ...args, demo: false };
+      const current = settings.account;
+      const same =
+        current !== null &&
+        !current.demo &&
+        (['baseUrl', 'authUrl', 'tokenUrl', 'clientId'] as const).every(
+          (key) => current[key] === next[key],
+        );
+      if (!same) {
+        await switchAccount(next);
+        setPhase('signed-out');
+      }
+      return appState();
+    },
+    'account.login': async () => {
+      const account = settings.account;
+      if (!account) throw NO_ACCOUNT;
+      if (account.demo) return demoLogin();
+      return runLogin(account, options.openExternal);
+    },
+    'account.demo': async () => demoLogin(),
+    'account.logout': async (args) => {
+      await signOut(args.deleteLocalData);
+      return appState();
+    },
+    'account.pendingLoss': async () => pendingLoss(),
+    'sync.now': async () => {
+      if (!scheduler)
+        throw new CoreFailure('not_signed_in', {
+          de: 'Nicht angemeldet: zum Synchronisieren bitte anmelden.',
+          en: 'Not signed in: please sign in to sync.',
+        });
+      scheduler.syncNow();
+      return scheduler.state;
+    },
+  };
+
+  async function callHost(name: HostCallName, args: unknown): Promise<Outcome<unknown>> {
+    const schema = hostCalls[name];
+    const parsed = schema.safeParse(args ?? {});
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)),
+      };
+    try {
+      const handler = host[name] as (a: unknown) => Promise<unknown>;
+      return { ok: true, value: await handler(parsed.data) };
+    } catch (error) {
+      if (error instanceof CoreFailure) return { ok: false, error: toCoreError(error) };
+      const text = error instanceof Error ? error.message : String(error);
+      return {
+        ok: false,
+        error: {
+          code: 'internal',
+          message: { de: `Interner Fehler: ${text}`, en: `Internal error: ${text}` },
+        },
+      };
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Start: stored tokens sign in at once; a demo account starts its sandbox and signs in again
+  // (the sandbox forgets its logins when it stops).
+
+  if (settings.account?.demo && options.demo) {
+    track(demoLogin());
+  } else if (settings.account) {
+    const stored = await readStoredTokens(options.secrets, settings.account);
+    if (stored) {
+      const { tokenUrl: _tokenUrl, clientId: _clientId, ...held } = stored;
+      signedIn(settings.account, held);
+    }
+  }
+
+  return {
+    async call(name, args) {
+      if (closing)
+        return {
+          ok: false,
+          error: {
+            code: 'not_allowed',
+            message: { de: 'Vorort wird beendet.', en: 'Vorort is shutting down.' },
+          },
+        };
+      if (isHostCallName(name)) return callHost(name, args);
+      return dispatcher.call(name, args);
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      closing ??= (async () => {
+        login?.abort();
+        tokens?.forget();
+        await stopScheduler();
+        await Promise.all([...background]);
+        await stopDemo();
+        await replica.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The replica file, readable by its owner only. */
+function openPrivateReplica(file: string): Replica {
+  const replica = openReplica(file);
+  chmodSync(file, 0o600);
+  return replica;
+}
+
+function safely<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+/** The demo's "browser": a GET that follows the sandbox's redirects to the loopback listener. */
+async function followRedirects(url: string): Promise<void> {
+  const response = await fetch(url, { redirect: 'follow' });
+  await response.arrayBuffer();
+}
+
+/** Who signed in: the user-info endpoint's `sub` and name (best effort; the id is enough). */
+async function userOf(
+  account: AccountInfo,
+  accessToken: string,
+): Promise<{ id: string; name: string }> {
+  try {
+    const response = await fetch(`${oauthBaseOf(account.authUrl)}/userinfo`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) return { id: '', name: '' };
+    const claims = (await response.json()) as Record<string, unknown>;
+    const id = typeof claims.sub === 'string' ? claims.sub : '';
+    const name =
+      typeof claims.name === 'string'
+        ? claims.name
+        : [claims.given_name, claims.family_name]
+            .filter((part) => typeof part === 'string')
+            .join(' ');
+    return { id, name: name || id };
+  } catch {
+    return { id: '', name: '' };
+  }
+}
+
+export type { SchedulerState };
