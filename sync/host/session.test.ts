@@ -1,0 +1,212 @@
+// The app session end to end against the sandbox over HTTP, with real files: the demo signs in
+// through the real login flow, a sync runs (in the worker) and its states are events; a revoked
+// login signs out saying "sign in again" with the outbox kept; sign-out says what would be lost
+// and keeps the outbox unless asked; the folder is 0700, its files 0600.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import type { AppState, CoreEvent } from '../contract';
+import { fileSecretStore } from './files';
+import { openHostSession, type DemoProvider, type HostSession } from './session';
+
+let dir: string;
+let sandbox: RunningSandbox | null = null;
+const opened: string[] = [];
+
+/** electron/demo.ts's provider, with a short token lifetime so that every sync refreshes. */
+const demo: DemoProvider = {
+  async start(dataDir) {
+    const running = await startSandbox({
+      port: 0,
+      prefix: '/core/v1',
+      scale: 'small',
+      data: join(dataDir, 'sandbox.sqlite'),
+      autoApprove: true,
+      tokenTtlSeconds: 30,
+    });
+    sandbox = running;
+    return {
+      baseUrl: running.baseUrl,
+      authUrl: running.authUrl,
+      tokenUrl: running.tokenUrl,
+      clientId: running.clientId,
+      close: async () => {
+        await running.close();
+        if (sandbox === running) sandbox = null;
+      },
+    };
+  },
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'vorort-session-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(name: string): Promise<{ session: HostSession; events: CoreEvent[] }> {
+  const userDataDir = join(dir, name);
+  const session = await openHostSession({
+    userDataDir,
+    secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
+    openExternal: async (url) => {
+      opened.push(url);
+    },
+    demo,
+  });
+  const events: CoreEvent[] = [];
+  session.onEvent((event) => events.push(event));
+  return { session, events };
+}
+
+async function call<T>(session: HostSession, name: string, args: unknown = {}): Promise<T> {
+  const outcome = await session.call(name, args);
+  if (!outcome.ok) throw new Error(`${name}: ${outcome.error.message.en}`);
+  return outcome.value as T;
+}
+
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('the app session', () => {
+  it('demo → signed in → a sync runs as events; a revoked login signs out, outbox kept; sign-out says what would be lost', async () => {
+    const { session, events } = await open('demo');
+    try {
+      const first = await call<AppState>(session, 'app.state');
+      expect(first.phase).toBe('first-run');
+      expect(first.account).toBeNull();
+      const refused = await session.call('sync.now', {});
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.error.code).toBe('not_signed_in');
+      const wrong = await session.call('account.logout', { deleteLocalData: 'yes' });
+      expect(wrong.ok).toBe(false);
+      if (!wrong.ok) expect(wrong.error.code).toBe('invalid_arguments');
+
+      const signedIn = await call<AppState>(session, 'account.demo');
+      expect(signedIn.phase).toBe('signed-in');
+      expect(signedIn.account?.demo).toBe(true);
+      expect(signedIn.user?.id).toMatch(/^[0-9a-f]{32}$/);
+      expect(opened).toEqual([]); // the demo never opens a browser
+      expect(events.map((e) => e.type)).toContain('app.state');
+
+      const states = () => events.flatMap((e) => (e.type === 'sync.state' ? [e.state.phase] : []));
+      await until(
+        () =>
+          events.some(
+            (e) =>
+              e.type === 'sync.state' &&
+              e.state.phase === 'idle' &&
+              e.state.lastSuccessfulSyncAt !== null,
+          ),
+        'a finished sync',
+      );
+      expect(states()).toContain('syncing');
+      expect(events.some((e) => e.type === 'sync.progress')).toBe(true);
+      expect(events.some((e) => e.type === 'sync.finished' && e.ok)).toBe(true);
+      const people = await call<{ total: number }>(session, 'personnel.list', {});
+      expect(people.total).toBeGreaterThan(0);
+
+      // The files: the folder 0700, the replica, the settings and the secret 0600.
+      const folder = join(dir, 'demo');
+      expect(mode(folder)).toBe(0o700);
+      for (const file of ['replica.sqlite', 'settings.json', 'secrets.json'])
+        expect(mode(join(folder, file)), file).toBe(0o600);
+      expect(mode(join(folder, 'demo'))).toBe(0o700);
+
+      // The service withdraws the login: the next sync's refresh is refused.
+      const notifications = await call<{ id: string; gelesen: boolean }[]>(
+        session,
+        'notifications.list',
+        {},
+      );
+      const target = notifications[0];
+      expect(target).toBeDefined();
+      sandbox?.auth.revokeLogins();
+      await call(session, 'benachrichtigung.update', {
+        id: target?.id,
+        attributes: { gelesen: !target?.gelesen },
+      });
+      await call(session, 'sync.now');
+      await until(
+        () => events.some((e) => e.type === 'app.state' && e.state.phase === 'signed-out'),
+        'signed out',
+      );
+      const after = await call<AppState>(session, 'app.state');
+      expect(after.phase).toBe('signed-out');
+      expect(after.reason?.en).toContain('sign in again');
+      expect(after.reason?.de).toContain('melden Sie sich neu an');
+      expect(after.scheduler).toBeNull();
+      expect(existsSync(join(folder, 'secrets.json'))).toBe(false);
+      const loss = await call<{ pending: number; parked: number }>(session, 'account.pendingLoss');
+      expect(loss.pending).toBe(1);
+
+      // Sign in again (the demo's own flow): the outbox is sent.
+      const again = await call<AppState>(session, 'account.login');
+      expect(again.phase).toBe('signed-in');
+      await until(() => {
+        const last = events.findLast((e) => e.type === 'sync.state');
+        return (
+          last?.type === 'sync.state' && last.state.phase === 'idle' && last.state.pending === 0
+        );
+      }, 'the outbox sent');
+
+      // Sign-out keeps the outbox and the replica unless asked.
+      const out = await call<AppState>(session, 'account.logout', {});
+      expect(out.phase).toBe('signed-out');
+      expect((await call<{ total: number }>(session, 'personnel.list', {})).total).toBeGreaterThan(
+        0,
+      );
+      const gone = await call<AppState>(session, 'account.logout', { deleteLocalData: true });
+      expect(gone.phase).toBe('signed-out');
+      expect((await call<{ total: number }>(session, 'personnel.list', {})).total).toBe(0);
+      expect(existsSync(join(folder, 'demo'))).toBe(false);
+      expect(mode(join(folder, 'replica.sqlite'))).toBe(0o600);
+    } finally {
+      await session.close();
+      await session.close();
+    }
+    expect(sandbox).toBeNull();
+  });
+
+  it('keeps a configured account across a restart, refuses http elsewhere, and answers unknown names', async () => {
+    const first = await open('configured');
+    const refused = await first.session.call('account.configure', {
+      baseUrl: 'http://example.org/core/v1',
+      authUrl: 'https://example.org/oauth/v1/authorize',
+      tokenUrl: 'https://example.org/oauth/v1/token',
+      clientId: 'abc',
+    });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message.de).toContain('unverschlüsseltes http');
+    const state = await call<AppState>(first.session, 'account.configure', {
+      baseUrl: 'https://example.org/core/v1',
+      authUrl: 'https://example.org/oauth/v1/authorize',
+      tokenUrl: 'https://example.org/oauth/v1/token',
+      clientId: 'abc',
+    });
+    expect(state.phase).toBe('signed-out');
+    const unknown = await first.session.call('no.such.call', {});
+    expect(unknown.ok).toBe(false);
+    if (!unknown.ok) expect(unknown.error.code).toBe('unknown_name');
+    await first.session.close();
+    const closed = await first.session.call('app.state', {});
+    expect(closed.ok).toBe(false);
+
+    const second = await open('configured');
+    const reopened = await call<AppState>(second.session, 'app.state');
+    expect(reopened.phase).toBe('signed-out');
+    expect(reopened.account).toMatchObject({ clientId: 'abc', demo: false });
+    await second.session.close();
+  });
+});
