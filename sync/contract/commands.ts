@@ -192,7 +192,8 @@ function named<O extends z.ZodObject, K extends keyof z.output<O> & string = nev
       }
       for (const member of Object.keys(value)) {
         if (known.has(member)) continue;
-        const reason = readOnly[member];
+        // Own members only: `constructor` or `toString` is an unknown member, not Object's.
+        const reason = Object.hasOwn(readOnly, member) ? readOnly[member] : undefined;
         if (reason) {
           const why = READ_ONLY_REASONS[reason];
           say(
@@ -523,7 +524,7 @@ const courseIncluded = z.discriminatedUnion('type', [
 function courseLinkage(
   args: {
     relationships: {
-      dates: { data: { type: string; id: string }[] };
+      dates?: { data: { type: string; id: string }[] };
       location?: { data: { type: string; id: string } | null };
     };
     included?: { type: string; id: string; attributes: Record<string, unknown> }[];
@@ -562,8 +563,10 @@ function courseLinkage(
     if (entry) entry.used = true;
     else say(ctx, path, `${key} is not in included`, `${key} fehlt in included`);
   };
-  const dates = args.relationships.dates.data;
-  if (dates.length === 0)
+  // A missing `dates` is reported as required already (the refinement still runs then).
+  const given = args.relationships.dates;
+  const dates = given?.data ?? [];
+  if (given && dates.length === 0)
     say(
       ctx,
       ['relationships', 'dates', 'data'],
