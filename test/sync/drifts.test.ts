@@ -177,6 +177,44 @@ describe('drifts', () => {
       await replica.close();
     }
   });
+  it('a deletion is found by a history cycle that spans syncs at uneven hours, not restarted on the way', async () => {
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    const api = createApiClient({
+      baseUrl: sandbox.baseUrl,
+      tokens: staticToken(office.accessToken),
+    });
+    const replica = openReplica(join(dir, 'uneven.sqlite'));
+    try {
+      const start = Date.now();
+      const syncAt = (hours: number) => {
+        const at = new Date(start + hours * 3_600_000);
+        return runSync({
+          api,
+          replica,
+          options: { profile: 'office', now: () => at, today: () => at },
+        });
+      };
+      // The first cycle (into an empty table) ends; then the oldest entry, whose window a cycle
+      // reads last, is deleted on the service.
+      for (const hours of [0, 8, 16]) await syncAt(hours);
+      const entry = replica.sqlite
+        .prepare('SELECT id FROM helferstunden ORDER BY von LIMIT 1')
+        .pluck()
+        .get() as string;
+      expect(sandbox.store.remove('helferstunden', entry)).toBe(true);
+      // The next cycle begins 2 hours on and needs syncs over 12 hours to read every window:
+      // it must go on across them, not start over at the last one.
+      for (const hours of [18, 26, 30]) await syncAt(hours);
+      expect(
+        replica.sqlite
+          .prepare('SELECT count(*) FROM helferstunden WHERE id = ?')
+          .pluck()
+          .get(entry),
+      ).toBe(0);
+    } finally {
+      await replica.close();
+    }
+  });
 });
 
 function courseOf(date: { relationships: Record<string, unknown> }): string {

@@ -53,8 +53,8 @@ interface ScanProgress {
   serverDate: string | null;
   /** The table was empty when the scan began: nothing to find deleted, no ids to remember. */
   startedEmpty: boolean;
-  /** The local clock when the scan began (ISO); null for a scan saved before this was kept. */
-  startedAt: string | null;
+  /** The local clock when the scan last read a window (ISO); null for a scan saved before this was kept. */
+  lastReadAt: string | null;
 }
 
 /**
@@ -80,7 +80,7 @@ export function pullHours(ctx: PullContext) {
         await takeAndApply(ctx, page, records);
         records += page.data.length;
         // What a cycle's windows fetched earlier would not show (created since) is not a deletion.
-        if (cycle && !cycle.startedEmpty) seen(page);
+        if (cycle && !cycle.startedEmpty) seen(page, inReadWindows(ctx, cycle));
       }
       // The service's clock behind our watermark: a restored service. Start over with a new cycle.
       const restored = serverDate !== null && serverDate.getTime() < Date.parse(state.watermark);
@@ -102,7 +102,7 @@ export function pullHours(ctx: PullContext) {
         scanDate = own.serverDate;
         await takeAndApply(ctx, own, records);
         records += own.data.length;
-        if (!scan.startedEmpty) seen(own);
+        if (!scan.startedEmpty) seen(own, inReadWindows(ctx, scan));
       }
       const applied = await applyWindows(ctx, scan, windows, records);
       records += applied.records;
@@ -185,6 +185,7 @@ async function applyWindows(
     records += answer.data.length;
     scan.serverDate ??= answer.serverDate?.toISOString() ?? null;
     scan.done.push(window.von);
+    scan.lastReadAt = ctx.options.now().toISOString();
     ctx.writer.transaction(() => {
       if (!scan.startedEmpty) seen(answer);
       saveScanProgress(ctx, scan);
@@ -194,14 +195,40 @@ async function applyWindows(
   return { records, serverDate };
 }
 
-/** Remembers the entries of an answer as seen by the scan cycle under way. */
+/**
+ * Remembers the entries of an answer as seen by the scan cycle under way; with `only`, just
+ * those it accepts (see inReadWindows).
+ */
 function seenMarker(ctx: PullContext) {
   const remember = ctx.writer.statement(
     'INSERT OR IGNORE INTO scan_seen (collection, id) VALUES (?, ?)',
   );
-  return (answer: Pick<Page<ServiceResource>, 'data' | 'quarantined'>) => {
-    for (const entry of [...answer.data, ...answer.quarantined])
-      remember.run('helferstunden', entry.id);
+  return (
+    answer: Pick<Page<ServiceResource>, 'data' | 'quarantined'>,
+    only?: (entry: ServiceResource) => boolean,
+  ) => {
+    for (const entry of answer.data)
+      if (!only || only(entry)) remember.run('helferstunden', entry.id);
+    // An unreadable entry has no date to place: it is there, so not a deletion.
+    for (const entry of answer.quarantined) remember.run('helferstunden', entry.id);
+  };
+}
+
+/**
+ * Whether an entry lies in a window the cycle has read already. Only those are marked as seen by
+ * answers other than the windows' (the incremental pull, the own entries of every year): they
+ * exist now, later than their window was read. An entry whose window is still to come is judged
+ * by that window alone, so one deleted before it is read is found by this cycle.
+ */
+function inReadWindows(ctx: PullContext, scan: ScanProgress) {
+  const read = historyWindows(ctx).filter((window) => scan.done.includes(window.von));
+  return (entry: ServiceResource) => {
+    const von = entry.attributes?.von;
+    if (typeof von !== 'string') return true;
+    const day = von.slice(0, 10);
+    return read.some(
+      (window) => window.von <= day && (window.bis === undefined || day <= window.bis),
+    );
   };
 }
 
@@ -267,15 +294,16 @@ function startScan(ctx: PullContext): ScanProgress {
     done: [],
     serverDate: null,
     startedEmpty: existing === 0,
-    startedAt: ctx.options.now().toISOString(),
+    lastReadAt: ctx.options.now().toISOString(),
   };
 }
 
 /**
- * A cycle begun longer ago than a cycle may take (after the computer slept, or a holiday) saw
- * its first windows before anything deleted since: it would end without finding that, and only
- * the next cycle would. It starts over instead, and the share earned over the absence lets it
- * end soon.
+ * A cycle that read no window for as long as a whole cycle may take (the computer slept, a
+ * holiday) saw its first windows before anything deleted meanwhile: it would end without finding
+ * that, and only the next cycle would. It starts over instead; the share earned over the absence
+ * is a whole cycle, so it ends at once. (Syncs hours apart go on with their cycle: restarting
+ * each time, a cycle longer than their spacing would never end.)
  */
 function isStale(ctx: PullContext, scan: ScanProgress): boolean {
   // At least a minute: a cycle this very sync began (its recent windows) goes on.
@@ -284,7 +312,7 @@ function isStale(ctx: PullContext, scan: ScanProgress): boolean {
     60_000,
   );
   return (
-    scan.startedAt === null || ctx.options.now().getTime() - Date.parse(scan.startedAt) > maxMs
+    scan.lastReadAt === null || ctx.options.now().getTime() - Date.parse(scan.lastReadAt) >= maxMs
   );
 }
 
@@ -322,7 +350,7 @@ function readScanProgress(progress: string | null): ScanProgress | null {
       done: parsed.done.filter((von): von is string => typeof von === 'string'),
       serverDate: typeof parsed.serverDate === 'string' ? parsed.serverDate : null,
       startedEmpty: parsed.startedEmpty === true,
-      startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : null,
+      lastReadAt: typeof parsed.lastReadAt === 'string' ? parsed.lastReadAt : null,
     };
   } catch {
     return null; // unreadable progress: the scan starts over, which is always safe
