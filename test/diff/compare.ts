@@ -112,8 +112,12 @@ export interface CompareInput {
    * sync every few minutes; a client that did not sync for a while is allowed that while on top.
    */
   syncTimes: readonly number[];
-  /** The last sync left work for later (its budget ran out): stale past the bound is lag, not drift. */
-  catchingUp: boolean;
+  /**
+   * When a sync of this replica last left work for later (its budget ran out) or was re-reading
+   * everything after a restore; 0 for never. The bounds hold for a client that keeps up: they
+   * count from its last catching up.
+   */
+  lastCatchingUpAt: number;
 }
 
 export interface CompareResult {
@@ -156,9 +160,9 @@ export function compareReplica(input: CompareInput): CompareResult {
       const confirmed = vouch ? confirmations.get(`${vouch.scope}:${vouch.id}`) : undefined;
       if (confirmed !== undefined && change && confirmed > change.at)
         return `confirmed at ${iso(confirmed)}, after the change at ${iso(change.at)}`;
-      if (now - since < boundHours * HOUR + longestGap(input.syncTimes, since)) return null;
-      if (input.catchingUp) return null;
-      return `past its bound of ${boundHours} h (changed ${change ? iso(change.at) : 'before the run'}${
+      const from = Math.max(since, input.lastCatchingUpAt);
+      if (now - from < boundHours * HOUR + longestGap(input.syncTimes, from)) return null;
+      return `past its bound of ${boundHours} h (${change ? `${change.what}${change.touched ? '' : ' unstamped'} ${iso(change.at)}` : 'changed before the run'}, now ${iso(now)}${
         vouch ? `, parent first seen ${iso(parentSeen)}` : ''
       })`;
     };

@@ -8,6 +8,8 @@ export interface ChangeTime {
   at: number;
   /** Whether the record's own latest write stamped its updatedAt (false: a restore, or no bookkeeping). */
   touched: boolean;
+  /** What the latest write concerning it was: its own put or remove, or one of a record naming it. */
+  what: 'put' | 'remove' | 'referred';
 }
 
 interface JournalEntry {
@@ -33,7 +35,7 @@ export class ChangeTimes {
     };
     for (const entry of answer.changes) {
       const at = Date.parse(entry.at);
-      this.own.set(`${entry.type}:${entry.id}`, { at, touched: entry.touched });
+      this.own.set(`${entry.type}:${entry.id}`, { at, touched: entry.touched, what: entry.op });
       for (const ref of entry.refs) this.referring.set(`${ref.type}:${ref.id}`, at);
     }
     this.last = answer.last;
@@ -44,7 +46,7 @@ export class ChangeTimes {
    * in a relationship, so the tester notes `forms:typ:id` itself.
    */
   note(key: string, at: number): void {
-    this.own.set(key, { at, touched: true });
+    this.own.set(key, { at, touched: true, what: 'put' });
   }
 
   /** The latest change concerning `type:id`, or undefined when the run has not touched it. */
@@ -52,6 +54,6 @@ export class ChangeTimes {
     const own = this.own.get(key);
     const referring = this.referring.get(key);
     if (referring === undefined || (own && own.at >= referring)) return own;
-    return { at: referring, touched: own?.touched ?? true };
+    return { at: referring, touched: own?.touched ?? true, what: 'referred' };
   }
 }

@@ -128,7 +128,9 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
     await run.close();
   } finally {
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    // DIFF_KEEP=1 keeps the replicas of a run to look into.
+    if (process.env.DIFF_KEEP) log(`the replicas are kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   result.seconds = (Date.now() - started) / 1000;
   return result;
@@ -149,6 +151,7 @@ class Run {
   private readonly replicas = new Map<Profile, Replica>();
   private readonly firstSeen = new Map<Profile, Map<string, number>>();
   private readonly syncTimes = new Map<Profile, number[]>();
+  private readonly lastCatchingUpAt = new Map<Profile, number>();
   private readonly backups = new Map<number, string>();
   private readonly forms: string[] = [];
   /** Form id → its owner (`k:<course>`): forms are compared per owner. */
@@ -325,6 +328,11 @@ class Run {
     const startedAt = now().getTime();
     const summary = await runSync({ api, replica, options: { profile, now, today: now } });
     const betweenPages = landed;
+    // DIFF_VERBOSE=1: each sync's budget and hours' cycle, to follow a divergence.
+    if (process.env.DIFF_VERBOSE)
+      console.error(
+        `diff: ${profile} sync at ${now().toISOString()}: budget ${JSON.stringify(summary.budget)}, hours history ${JSON.stringify(summary.collections.helferstunden_history ?? null)}, restore ${JSON.stringify(summary.restore ?? null)}`,
+      );
     if (during && !landed && during.change !== 'remove') await this.apply(during.change);
     if (!summary.ok)
       return {
@@ -359,7 +367,10 @@ class Run {
     for (const key of present) if (!seen.has(key)) seen.set(key, at);
     const view = await readServiceView(this.target(profile), this.viewOptions(profile));
     const catchingUp =
-      summary.budget.stoppedEarly !== null || Object.keys(summary.budget.deferred).length > 0;
+      summary.budget.stoppedEarly !== null ||
+      Object.keys(summary.budget.deferred).length > 0 ||
+      (summary.restore !== undefined && !summary.restore.complete);
+    if (catchingUp) this.lastCatchingUpAt.set(profile, at);
     const comparison = compareReplica({
       sqlite: replica.sqlite,
       view,
@@ -370,7 +381,7 @@ class Run {
       syncStartedAt: startedAt,
       bornAt: this.syncTimes.get(profile)![0]!,
       syncTimes: this.syncTimes.get(profile)!,
-      catchingUp,
+      lastCatchingUpAt: this.lastCatchingUpAt.get(profile) ?? 0,
     });
     return { comparison, catchingUp, betweenPages };
   }
