@@ -262,14 +262,19 @@ describe('npm start and npx vorort sandbox', () => {
     }
   }
 
-  it('npm start takes the next free port when 8787 is taken, says so, and stops on a SIGINT to npm', async () => {
+  it('npm start -- --sandbox takes the next free port when 8787 is taken, says so, and stops on a SIGINT to npm', async () => {
     const holder = createServer();
     const held = await new Promise<boolean>((resolve) => {
       holder.once('error', () => resolve(false)); // taken already: as good for this test
       holder.listen({ port: 8787, host: '127.0.0.1' }, () => resolve(true));
     });
     try {
-      const { baseUrl, stderr } = await stopWithSigint('npm', ['start', '--silent']);
+      const { baseUrl, stderr } = await stopWithSigint('npm', [
+        'start',
+        '--silent',
+        '--',
+        '--sandbox',
+      ]);
       expect(stderr).toMatch(/Port 8787 is taken, so the sandbox uses (port \d+|a free port)/);
       expect(baseUrl).not.toBe('http://127.0.0.1:8787');
     } finally {

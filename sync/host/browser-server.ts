@@ -36,10 +36,11 @@ import {
   securityHeaders,
   serveRenderer,
 } from './browser-server-static';
+import type { CallOrigin } from './session';
 
 /** What the server needs of the app session (sync/host/session.ts's HostSession has it). */
 export interface ServedSession {
-  call(name: string, args: unknown): Promise<Outcome<unknown>>;
+  call(name: string, args: unknown, origin?: CallOrigin): Promise<Outcome<unknown>>;
   onEvent(listener: (event: CoreEvent) => void): () => void;
 }
 
@@ -155,7 +156,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const answer = async (message: CallMessage): Promise<void> => {
       let outcome: Outcome<unknown>;
       try {
-        outcome = await session.call(message.call, message.args);
+        outcome = await session.call(message.call, message.args, { transport: 'websocket' });
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
         outcome = {
