@@ -13,8 +13,11 @@ import { startSandbox } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../api';
 import {
   commands,
+  hostCalls,
   queries,
   type CommandArgs,
+  type HostCallArgs,
+  type HostCallName,
   type CommandName,
   type CoreEvent,
   type QueryArgs,
@@ -27,6 +30,7 @@ import { runSync } from '../pull/engine';
 import { temporaryFiles } from '../../test/support/temp-files';
 import { HARD_MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES } from './browser-server-messages';
 import { startBrowserServer, type BrowserServer, type ServedSession } from './browser-server';
+import { fileSecretStore, openHostSession } from './session';
 
 const file = temporaryFiles('browser-server');
 
@@ -57,6 +61,8 @@ interface Answer {
 /** A connected client that collects what the server sends, in order. */
 class Client {
   readonly received: Answer[] = [];
+  /** Events that arrived while a call waited for its answer. */
+  readonly events: CoreEvent[] = [];
   private waiters: (() => void)[] = [];
   closed: { code: number; reason: string } | null = null;
   private constructor(readonly ws: WebSocket) {
@@ -100,9 +106,12 @@ class Client {
 
   async call(name: string, args: unknown, id: number): Promise<Answer> {
     this.ws.send(JSON.stringify({ id, call: name, args }));
-    const answer = await this.next();
-    if (!answer) throw new Error(`closed before answering ${name}`);
-    return answer;
+    for (;;) {
+      const answer = await this.next();
+      if (!answer) throw new Error(`closed before answering ${name}`);
+      if (answer.event) this.events.push(answer.event);
+      else return answer;
+    }
   }
 
   close() {
@@ -258,7 +267,23 @@ const validCommands: { [N in CommandName]: CommandArgs<N> } = {
   'sync.refresh': { kind: 'course', id: '42' },
 };
 
-const VALID: Record<string, unknown> = { ...validQueries, ...validCommands };
+const validHostCalls: { [N in HostCallName]: HostCallArgs<N> } = {
+  'app.state': {},
+  'account.pendingLoss': {},
+  'sync.now': {},
+  'account.login': {},
+  'account.logout': { deleteLocalData: false },
+  'account.configure': {
+    baseUrl: 'http://127.0.0.1:9/core/v1',
+    authUrl: 'http://127.0.0.1:9/oauth/v1/authorize',
+    tokenUrl: 'http://127.0.0.1:9/oauth/v1/token',
+    clientId: 'vorort-test',
+  },
+  // No DemoProvider given: refused by the session, reached all the same.
+  'account.demo': {},
+};
+
+const VALID: Record<string, unknown> = { ...validQueries, ...validCommands, ...validHostCalls };
 
 // ---------------------------------------------------------------------------------------------
 
@@ -409,7 +434,7 @@ describe('WebSocket: the contract', () => {
   it('every query and command of the contract is reachable with a valid example', async () => {
     const client = await Client.open(server);
     const names = [...Object.keys(queries), ...Object.keys(commands)];
-    expect(Object.keys(VALID).sort()).toEqual([...names].sort());
+    expect(Object.keys({ ...validQueries, ...validCommands }).sort()).toEqual([...names].sort());
     let id = 100;
     for (const name of names) {
       id += 1;
@@ -426,6 +451,40 @@ describe('WebSocket: the contract', () => {
       }
     }
     client.close();
+  });
+
+  it('the host calls too, served by the app session (sync/host/session.ts)', async () => {
+    const userDataDir = dirname(file('user-data/x'));
+    const host = await openHostSession({
+      userDataDir,
+      secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
+      // No browser here: account.login (after account.configure) ends as cancelled, quickly.
+      openExternal: async () => undefined,
+      loginTimeoutMs: 300,
+    });
+    const hostServer = await startBrowserServer({ session: host });
+    try {
+      const client = await Client.open(hostServer);
+      let id = 500;
+      for (const name of Object.keys(hostCalls)) {
+        id += 1;
+        const answer = await client.call(name, VALID[name], id);
+        expect(answer.id, name).toBe(id);
+        if (!answer.ok) {
+          expect(answer.error?.code, name).not.toBe('unknown_name');
+          expect(answer.error?.code, name).not.toBe('invalid_arguments');
+        }
+      }
+      expect(client.events.some((event) => event.type === 'app.state')).toBe(true);
+      const state = await client.call('app.state', {}, 600);
+      expect(state).toMatchObject({ ok: true, value: { phase: 'signed-out' } });
+      // The data queries through the same session.
+      expect(await client.call('personnel.countByStatus', {}, 601)).toMatchObject({ ok: true });
+      client.close();
+    } finally {
+      await hostServer.close();
+      await host.close();
+    }
   });
 
   it('answers carry the id; a refusal is a CoreError in both languages', async () => {
