@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations';
-import { openReplica, ReplicaError } from './open';
+import { createRequire } from 'node:module';
+import { nativeBindingFor, openReplica, ReplicaError, SQLITE_BINDING_ENV } from './open';
 
 const dir = mkdtempSync(join(tmpdir(), 'vorort-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,5 +86,39 @@ describe('openReplica', () => {
     expect(() => openReplica(join(dir, 'missing-folder', 'x.sqlite'))).toThrow(
       /Cannot create the replica .*x\.sqlite: the folder .*missing-folder does not exist/,
     );
+  });
+});
+
+describe('the nativeBinding option (one install, two ABIs: the Electron app passes its own build)', () => {
+  const require = createRequire(import.meta.url);
+  const ownBuild = join(
+    require.resolve('better-sqlite3/package.json'),
+    '..',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  );
+
+  it('loads the compiled module it is given', async () => {
+    const replica = openReplica(join(dir, 'binding.sqlite'), { nativeBinding: ownBuild });
+    expect(replica.sqlite.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    await replica.close();
+  });
+
+  it('refuses a missing module with a ReplicaError naming it', () => {
+    const missing = join(dir, 'no-such', 'better_sqlite3.node');
+    expect(() => openReplica(join(dir, 'binding2.sqlite'), { nativeBinding: missing })).toThrow(
+      ReplicaError,
+    );
+    expect(() => openReplica(join(dir, 'binding2.sqlite'), { nativeBinding: missing })).toThrow(
+      /no-such/,
+    );
+  });
+
+  it('takes the environment’s path when none is given (how worker threads learn it)', () => {
+    expect(nativeBindingFor(undefined, { [SQLITE_BINDING_ENV]: '/x/a.node' })).toBe('/x/a.node');
+    expect(nativeBindingFor('/y/b.node', { [SQLITE_BINDING_ENV]: '/x/a.node' })).toBe('/y/b.node');
+    expect(nativeBindingFor(undefined, { [SQLITE_BINDING_ENV]: '' })).toBeUndefined();
+    expect(nativeBindingFor(undefined, {})).toBeUndefined();
   });
 });

@@ -57,6 +57,25 @@ export interface OpenReplicaOptions {
    * replica of an older schema is upgraded in both modes.
    */
   mode?: 'create' | 'existing';
+  /**
+   * better-sqlite3's compiled module to load (its `nativeBinding` option): the Electron app runs
+   * on another Node ABI than the tests, the CLI and browser mode, so it passes the build made for
+   * Electron (`npm run build:native-electron`). Default: the environment's VORORT_SQLITE_BINDING
+   * (how the Electron app reaches its sync worker threads too), else the package's own build.
+   */
+  nativeBinding?: string;
+}
+
+/** The environment variable naming better-sqlite3's compiled module (see nativeBinding). */
+export const SQLITE_BINDING_ENV = 'VORORT_SQLITE_BINDING';
+
+/** The nativeBinding option to use: the given path, the environment's, or none (the package's own). */
+export function nativeBindingFor(
+  given: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const path = given ?? env[SQLITE_BINDING_ENV];
+  return path && path.length > 0 ? path : undefined;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -66,7 +85,11 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
   const isNew = file !== ':memory:' && checkFile(file, mode) === 'new';
   let sqlite: BetterSqlite3.Database;
   try {
-    sqlite = new BetterSqlite3(file, { fileMustExist: mode === 'existing' });
+    const nativeBinding = nativeBindingFor(options.nativeBinding);
+    sqlite = new BetterSqlite3(file, {
+      fileMustExist: mode === 'existing',
+      ...(nativeBinding ? { nativeBinding } : {}),
+    });
   } catch (error) {
     throw new ReplicaError(`Cannot open the replica ${file}: ${(error as Error).message}`);
   }

@@ -209,4 +209,43 @@ describe('the app session', () => {
     expect(reopened.account).toMatchObject({ clientId: 'abc', demo: false });
     await second.session.close();
   });
+
+  it('is fed the OS: offline and back, sleep and wake; the state the OS said holds for a later login', async () => {
+    const { session, events } = await open('os');
+    const phases = () => events.flatMap((e) => (e.type === 'sync.state' ? [e.state.phase] : []));
+    const lastPhase = () => phases().at(-1);
+    const successes = () => events.filter((e) => e.type === 'sync.finished' && e.ok).length;
+    try {
+      // Before any login: nothing to feed yet, the state is remembered.
+      session.networkChanged(false);
+      session.suspended();
+      session.resumed();
+      await call<AppState>(session, 'account.demo');
+      // The scheduler starts offline (the OS said so): its first state is not a sync.
+      await until(() => phases().length > 0, 'a first state');
+      expect(phases()[0]).toBe('offline');
+      session.networkChanged(true);
+      await until(() => successes() >= 1 && lastPhase() === 'idle', 'a sync once online');
+
+      // The network goes: offline at once; back: a sync soon, without anyone asking.
+      session.networkChanged(false);
+      expect(lastPhase()).toBe('offline');
+      session.networkChanged(true);
+      await until(() => successes() >= 2 && lastPhase() === 'idle', 'a sync after the network');
+
+      // Sleep: offline (no timers of a sleeping computer); wake: a sync soon.
+      session.suspended();
+      expect(lastPhase()).toBe('offline');
+      session.resumed();
+      await until(() => successes() >= 3 && lastPhase() === 'idle', 'a sync after waking');
+      // A repeated "online" or "awake" costs no sync.
+      const before = successes();
+      session.networkChanged(true);
+      session.resumed();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(successes()).toBe(before);
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -53,6 +53,12 @@ export interface HostSession {
   onEvent(listener: (event: CoreEvent) => void): () => void;
   /** Stops the scheduler, lets the running transaction finish, closes the replica. Idempotent. */
   close(): Promise<void>;
+  /** The OS says the network is there (a sync soon, when it was gone) or gone (only probes). */
+  networkChanged(online: boolean): void;
+  /** The computer goes to sleep: a running sync stops (what it applied stays), no timers fire. */
+  suspended(): void;
+  /** The computer woke up: a sync soon (when the network is there). */
+  resumed(): void;
 }
 
 export interface DemoProvider {
@@ -132,6 +138,15 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     background.add(tracked);
   };
   let seenNotifications = new Set<string>();
+  /** What the OS said last: the network is there, the computer is awake. */
+  let osOnline = true;
+  let asleep = false;
+  /** The scheduler hears "offline" while either says no (a sleeping computer has no network). */
+  const reachableNow = () => osOnline && !asleep;
+  const feedNetwork = (before: boolean) => {
+    const now = reachableNow();
+    if (now !== before) scheduler?.networkChanged(now);
+  };
 
   let dispatcher: Dispatcher = dataDispatcher();
   await rememberNotifications();
@@ -223,6 +238,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       },
     });
     scheduler = started;
+    if (!reachableNow()) started.networkChanged(false);
     started.start();
   }
 
@@ -523,6 +539,21 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    networkChanged(online) {
+      const before = reachableNow();
+      osOnline = online;
+      feedNetwork(before);
+    },
+    suspended() {
+      const before = reachableNow();
+      asleep = true;
+      feedNetwork(before);
+    },
+    resumed() {
+      const before = reachableNow();
+      asleep = false;
+      feedNetwork(before);
     },
     close() {
       closing ??= (async () => {
