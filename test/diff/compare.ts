@@ -160,6 +160,8 @@ export function compareReplica(input: CompareInput): CompareResult {
       const confirmed = vouch ? confirmations.get(`${vouch.scope}:${vouch.id}`) : undefined;
       if (confirmed !== undefined && change && confirmed > change.at)
         return `confirmed at ${iso(confirmed)}, after the change at ${iso(change.at)}`;
+      // This very sync was catching up: what it left for later is not due yet.
+      if (input.lastCatchingUpAt >= now) return null;
       const from = Math.max(since, input.lastCatchingUpAt);
       if (now - from < boundHours * HOUR + longestGap(input.syncTimes, from)) return null;
       return `past its bound of ${boundHours} h (${change ? `${change.what}${change.touched ? '' : ' unstamped'} ${iso(change.at)}` : 'changed before the run'}, now ${iso(now)}${
