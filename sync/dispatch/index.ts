@@ -70,10 +70,11 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
         });
       }
       const schema = SCHEMAS[name];
-      const parsed = schema.safeParse(args ?? {});
-      if (!parsed.success)
-        return failure(toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)));
       try {
+        // Inside the try: a schema's own refinement that throws on odd input is an answer too.
+        const parsed = schema.safeParse(args ?? {});
+        if (!parsed.success)
+          return failure(toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)));
         const handler = handlers[name] as (a: unknown) => unknown;
         const value = await handler(parsed.data);
         if (isChange(name)) options.onCommand?.(name);
