@@ -412,7 +412,13 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     }
     if (login !== controller || closing) throw loginFailure(new Error('superseded'));
     login = null;
-    await HostTokens.save(options.secrets, account, held);
+    try {
+      await HostTokens.save(options.secrets, account, held);
+    } catch (error) {
+      // The secret store refused (no encrypted storage on this computer): not signed in.
+      setPhase(tokens ? 'signed-in' : 'signed-out');
+      throw loginFailure(error);
+    }
     const user = await userOf(account, held.accessToken);
     saveSettings({ ...settings, user });
     signedIn(account, held);
