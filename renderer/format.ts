@@ -1,11 +1,21 @@
 // Times as people say them ("vor 2 Minuten"), in the language in use.
 import { useEffect, useState } from 'react';
 
-/** "vor 2 Minuten" / "2 minutes ago" (or "in 30 Sekunden" for a future time). */
-export function relativeTime(iso: string, now: number, language: string): string {
+/**
+ * "vor 2 Minuten" / "2 minutes ago" (or "in 30 Sekunden" for a future time). `past`: a time
+ * that has happened (a last sync), never shown as future when the core's clock is a little
+ * ahead of this page's: "jetzt" instead.
+ */
+export function relativeTime(
+  iso: string,
+  now: number,
+  language: string,
+  options: { past?: boolean } = {},
+): string {
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return iso;
-  const seconds = Math.round((then - now) / 1000);
+  const raw = Math.round((then - now) / 1000);
+  const seconds = options.past ? Math.min(0, raw) : raw;
   const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
   const abs = Math.abs(seconds);
   if (abs < 45) return format.format(seconds, 'second');

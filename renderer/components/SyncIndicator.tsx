@@ -25,7 +25,7 @@ function phaseText(t: T, scheduler: SchedulerState): string {
     case 'idle':
       return t('sync.idle');
     case 'offline':
-      return t('sync.offline');
+      return t('sync.unreachable');
     case 'login-needed':
       return t('sync.loginNeeded');
     case 'error':
@@ -99,7 +99,9 @@ export function SyncIndicator() {
       ? phaseText(t, scheduler)
       : t('sync.syncing');
   const last = scheduler?.lastSuccessfulSyncAt
-    ? t('sync.lastSync', { when: relativeTime(scheduler.lastSuccessfulSyncAt, now, i18n.language) })
+    ? t('sync.lastSync', {
+        when: relativeTime(scheduler.lastSuccessfulSyncAt, now, i18n.language, { past: true }),
+      })
     : t('sync.never');
   const progress = scheduler?.phase === 'syncing' ? scheduler.progress : null;
 
@@ -175,9 +177,9 @@ function SyncDetails({ open, onClose }: { open: boolean; onClose(): void }) {
   const now = useNow();
   const syncNow = useSyncNow();
   const language = i18n.language;
-  const when = (iso: string | null | undefined) =>
+  const when = (iso: string | null | undefined, past = false) =>
     iso
-      ? `${relativeTime(iso, now, language)} (${absoluteTime(iso, language)})`
+      ? `${relativeTime(iso, now, language, { past })} (${absoluteTime(iso, language)})`
       : t('sync.details.none');
   const records = status ? totalRecords(status) : null;
 
@@ -196,7 +198,7 @@ function SyncDetails({ open, onClose }: { open: boolean; onClose(): void }) {
           </>
         ) : null}
         <dt>{t('sync.details.lastSuccess')}</dt>
-        <dd>{when(scheduler?.lastSuccessfulSyncAt)}</dd>
+        <dd>{when(scheduler?.lastSuccessfulSyncAt, true)}</dd>
         <dt>{t('sync.details.nextAttempt')}</dt>
         <dd>{when(scheduler?.nextAttemptAt)}</dd>
         <dt>{t('sync.details.pending')}</dt>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { accountSettings, REAL_SERVICE_PRESET, type AppState, type CoreError } from '../contract';
 import { errorText } from '../errors';
 import { LanguageSwitch } from '../components/LanguageSwitch';
-import { asCoreError, useApp } from '../stores';
+import { asCoreError, reportError, useApp } from '../stores';
 
 const FIELDS = ['baseUrl', 'authUrl', 'tokenUrl', 'clientId'] as const;
 type Field = (typeof FIELDS)[number];
@@ -66,8 +66,12 @@ export function AccountForm(props: { initial?: Partial<Values> }) {
       useApp.getState().setState(state);
     } catch (error) {
       const coreError = asCoreError(error);
-      setErrors(fieldErrorsOf(coreError));
-      setFormError(coreError);
+      const fields = fieldErrorsOf(coreError);
+      setErrors(fields);
+      // Field by field where the core named them; else in the error list, which outlives this
+      // screen (a failed login changes it to "signed out").
+      if (Object.keys(fields).length > 0) setFormError(coreError);
+      else reportError(coreError);
     } finally {
       useApp.setState({ busy: null });
     }
@@ -143,33 +147,25 @@ export function AccountForm(props: { initial?: Partial<Values> }) {
 }
 
 export function DemoButton(props: { label?: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const bridge = useApp((store) => store.bridge);
   const busy = useApp((store) => store.busy);
-  const [error, setError] = useState<CoreError | null>(null);
   const start = async () => {
     if (!bridge || busy) return;
-    setError(null);
     useApp.setState({ busy: 'demo' });
     try {
       useApp.getState().setState(await bridge.call('account.demo', {}));
     } catch (caught) {
-      setError(asCoreError(caught));
+      // Shown in the error list: a failed demo login changes the screen to "signed out".
+      reportError(caught);
     } finally {
       useApp.setState({ busy: null });
     }
   };
   return (
-    <>
-      <button type="button" onClick={start} disabled={busy !== null} data-testid="demo">
-        {busy === 'demo' ? t('firstRun.demoRunning') : (props.label ?? t('firstRun.demo'))}
-      </button>
-      {error ? (
-        <p className="form-error" role="alert">
-          {errorText(error, i18n.language)}
-        </p>
-      ) : null}
-    </>
+    <button type="button" onClick={start} disabled={busy !== null} data-testid="demo">
+      {busy === 'demo' ? t('firstRun.demoRunning') : (props.label ?? t('firstRun.demo'))}
+    </button>
   );
 }
 

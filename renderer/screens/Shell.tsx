@@ -33,7 +33,9 @@ function Placeholder({ workspace }: { workspace: Exclude<Workspace, 'settings'> 
         <p>{t(`workspace.${workspace}`)}</p>
         {count !== undefined ? (
           <p className="muted" data-testid="workspace-count">
-            {t('workspace.available', { n: formatNumber(count, i18n.language) })}
+            {count > 0
+              ? t('workspace.available', { n: formatNumber(count, i18n.language) })
+              : t('workspace.availableNone')}
           </p>
         ) : null}
       </div>

@@ -2,10 +2,9 @@
 // (or the demo again), or another account.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AppState, CoreError } from '../contract';
-import { errorText } from '../errors';
+import type { AppState } from '../contract';
 import { LanguageSwitch } from '../components/LanguageSwitch';
-import { asCoreError, useApp } from '../stores';
+import { reportError, useApp } from '../stores';
 import { AccountForm, DemoButton } from './FirstRun';
 
 export function SignedOut({ state }: { state: AppState }) {
@@ -13,19 +12,18 @@ export function SignedOut({ state }: { state: AppState }) {
   const bridge = useApp((store) => store.bridge);
   const busy = useApp((store) => store.busy);
   const [other, setOther] = useState(false);
-  const [error, setError] = useState<CoreError | null>(null);
   const language = i18n.language;
   const account = state.account;
   const reason = state.reason ? (language === 'en' ? state.reason.en : state.reason.de) : null;
 
   const signIn = async () => {
     if (!bridge || busy) return;
-    setError(null);
     useApp.setState({ busy: 'login' });
     try {
       useApp.getState().setState(await bridge.call('account.login', {}));
     } catch (caught) {
-      setError(asCoreError(caught));
+      // In the error list: the screen changes while signing in and comes back.
+      reportError(caught);
     } finally {
       useApp.setState({ busy: null });
     }
@@ -69,11 +67,6 @@ export function SignedOut({ state }: { state: AppState }) {
             {t('signedOut.otherAccount')}
           </button>
         </div>
-        {error ? (
-          <p className="form-error" role="alert">
-            {errorText(error, language)}
-          </p>
-        ) : null}
         {other ? (
           <section className="card" aria-label={t('signedOut.otherAccount')}>
             <AccountForm initial={account && !account.demo ? { ...account } : undefined} />
