@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import axeCore from 'axe-core';
 import WebSocket from 'ws';
 import { build } from 'vite';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
@@ -139,6 +140,24 @@ const phaseOf = (page: Page) => indicator(page).getAttribute('data-phase');
 const pendingOf = async (page: Page) =>
   Number(await page.getByTestId('sync-pending').getAttribute('data-count'));
 
+/**
+ * axe-core's WCAG 2 A/AA rules on the page as it is: the violations, each with its rule and the
+ * elements. Injected through the debugging protocol (an inline script would meet the CSP).
+ */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeCore.source);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof axeCore }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+  });
+  return violations;
+}
+
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
@@ -227,6 +246,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
       }, 50);
     });
     await shot(page, '01-first-run');
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Demo starten' }).click();
     await indicator(page).waitFor({ timeout: 60_000 });
@@ -258,6 +278,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
       )
       .toBeGreaterThan(0);
     await shot(page, '03-demo-idle');
+    expect(await accessibilityViolations(page)).toEqual([]);
   }, 240_000);
 
   it('the service stopped: offline within seconds; a local write raises the pending count; back: 0 with no action', async () => {
@@ -303,6 +324,27 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
+    // The keyboard: from the top, Tab reaches the skip link, then the sync indicator, with a
+    // visible focus ring; Enter opens the details.
+    await page.locator('body').click({ position: { x: 600, y: 700 } });
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.className))
+      .toBe('skip-link');
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.className))
+      .toBe('sync-summary');
+    const outline = await page.evaluate(
+      () => getComputedStyle(document.activeElement!).outlineStyle,
+    );
+    expect(outline).toBe('solid');
+    await shot(page, '07b-keyboard-focus');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByRole('combobox', { name: 'Sprache' }).first().selectOption('en');
     await expect.poll(() => page.getByTestId('sync-pending').textContent()).toBe('0 pending');
@@ -311,6 +353,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
       .poll(() => page.getByRole('dialog').textContent())
       .toContain('Every change has reached the service.');
     await shot(page, '08-sign-out-english-dark');
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     // No CSP refusal, no script error, no missing file in the whole run.
