@@ -1,0 +1,102 @@
+// `npm run build:electron`: the main process and the sync worker as ES modules whose packages
+// come from node_modules, the preload as CommonJS that needs nothing but Electron (a sandboxed
+// window cannot load more). The built worker is run here in Node against the sandbox: the
+// Electron app's syncs use this very file, and learn better-sqlite3's build from the environment.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../sandbox/server';
+import { SQLITE_BINDING_ENV } from '../sync/db/open';
+import { runSyncInWorker } from '../sync/pull/worker';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'dist', 'electron');
+const require = createRequire(join(ROOT, 'package.json'));
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let dir: string;
+
+beforeAll(async () => {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  execFileSync(npm, ['run', '--silent', 'build:electron'], { cwd: ROOT, stdio: 'pipe' });
+  sandbox = await startSandbox({ port: 0, scale: 'small', seed: 3 });
+  dir = mkdtempSync(join(tmpdir(), 'vorort-build-'));
+}, 120_000);
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The packages an ES module bundle imports by name. */
+const packagesOf = (code: string) =>
+  [...code.matchAll(/^\s*import\s[^'"]*?from\s+"([^".][^"]*)"/gm)].map(
+    (match) => match[1] as string,
+  );
+
+describe('the Electron build', () => {
+  it('is package.json’s main, and its packages all resolve from node_modules', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string };
+    expect(resolve(ROOT, pkg.main)).toBe(join(OUT, 'main.mjs'));
+    for (const file of ['main.mjs', 'sync-worker.mjs']) {
+      const names = packagesOf(readFileSync(join(OUT, file), 'utf8'));
+      expect(names.length, file).toBeGreaterThan(0);
+      for (const name of names) {
+        if (name.startsWith('node:') || name === 'electron') continue;
+        expect(() => require.resolve(name), `${file}: ${name}`).not.toThrow();
+      }
+    }
+    // Nothing of the TypeScript runner: the app runs the built code only.
+    expect(readFileSync(join(OUT, 'main.mjs'), 'utf8')).not.toContain('tsx');
+  });
+
+  it('makes the preload CommonJS needing only electron, exposing the contract alone', () => {
+    const code = readFileSync(join(OUT, 'preload.cjs'), 'utf8');
+    const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]);
+    expect(required).toEqual(['electron']);
+    expect(code).not.toMatch(/^\s*import\s/m);
+    expect(code).toContain('exposeInMainWorld("vorort"');
+    // Only the channel's calls: no ipcRenderer nor event object handed to the page.
+    expect(code).not.toMatch(/exposeInMainWorld\([^)]*ipcRenderer\s*[,)]/);
+  });
+
+  it('runs a sync in the built worker, with better-sqlite3’s build named by the environment', async () => {
+    const office = sandbox.users.find((user) => user.role === 'office')!;
+    const workerUrl = pathToFileURL(join(OUT, 'sync-worker.mjs'));
+    const binding = join(
+      require.resolve('better-sqlite3/package.json'),
+      '..',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
+    const before = process.env[SQLITE_BINDING_ENV];
+    try {
+      process.env[SQLITE_BINDING_ENV] = binding;
+      const summary = await runSyncInWorker({
+        replicaFile: join(dir, 'built.sqlite'),
+        token: office.accessToken,
+        client: { baseUrl: sandbox.baseUrl },
+        options: { profile: 'office' },
+        workerUrl,
+      });
+      expect(summary.ok).toBe(true);
+      expect(summary.records).toBeGreaterThan(0);
+      // A build that is not there: the worker says so (it did load the environment's path).
+      process.env[SQLITE_BINDING_ENV] = join(dir, 'missing', 'better_sqlite3.node');
+      const refused = await runSyncInWorker({
+        replicaFile: join(dir, 'other.sqlite'),
+        token: office.accessToken,
+        client: { baseUrl: sandbox.baseUrl },
+        options: { profile: 'office' },
+        workerUrl,
+      }).catch((error: unknown) => error);
+      expect(String(refused)).toContain('missing');
+    } finally {
+      if (before === undefined) delete process.env[SQLITE_BINDING_ENV];
+      else process.env[SQLITE_BINDING_ENV] = before;
+    }
+  }, 120_000);
+});

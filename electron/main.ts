@@ -1,0 +1,516 @@
+// The Electron app's main process (`npm run build:electron` builds it to dist/electron/main.mjs,
+// package.json's main; `npm start` runs it where Electron's binary is installed). It holds the
+// core: the app session (sync/host/session.ts) with its replica, tokens and scheduler, the sync
+// itself in a worker thread. The window shows the renderer (dist/renderer/) from local files only,
+// through the app:// protocol with a strict Content-Security-Policy, sandboxed and isolated; it
+// reaches the core only through the preload's contract (./preload.ts, ./ipc.ts).
+//
+//   electron . [--user-data DIR] [--dev]
+//
+// better-sqlite3 is native: Electron runs another ABI than Node, so the app loads the build made
+// for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`)
+// in this thread and, through VORORT_SQLITE_BINDING, in the sync's worker threads.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  screen,
+  session as electronSessions,
+  shell,
+  type WebContents,
+} from 'electron';
+import type { AppState, CoreEvent } from '../sync/contract';
+import { SQLITE_BINDING_ENV } from '../sync/db/open';
+import { openHostSession, type HostSession } from '../sync/host/session';
+import { sandboxDemo } from './demo';
+import { bindSessionToIpc } from './ipc';
+import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
+import { safeStorageSecretStore } from './safe-storage';
+import {
+  MIN_HEIGHT,
+  MIN_WIDTH,
+  readWindowState,
+  sanitizeWindowState,
+  writeWindowState,
+} from './window-state';
+
+const APP_NAME = 'Vorort';
+const SCHEME = 'app';
+const HOST = 'vorort';
+export const APP_ORIGIN = `${SCHEME}://${HOST}`;
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** The page's policy: everything from the app itself, no inline scripts, no connections out. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.webmanifest': 'application/manifest+json',
+};
+
+interface Arguments {
+  userDataDir: string | null;
+  development: boolean;
+  /** Test hook: report that the window and the bridge work, then quit. */
+  smoke: boolean;
+}
+
+function readArguments(argv: string[]): Arguments {
+  const args: Arguments = {
+    userDataDir: process.env.VORORT_USER_DATA || null,
+    development: process.env.VORORT_DEV === '1',
+    smoke: process.env.VORORT_SMOKE === '1',
+  };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index];
+    if (arg === '--user-data' && argv[index + 1]) args.userDataDir = argv[(index += 1)] ?? null;
+    else if (arg?.startsWith('--user-data=')) args.userDataDir = arg.slice('--user-data='.length);
+    else if (arg === '--dev') args.development = true;
+  }
+  return args;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Before the app is ready: name, folders, sandbox, the app:// scheme, one instance
+
+const args = readArguments(process.argv.slice(1));
+app.setName(APP_NAME);
+if (args.userDataDir) app.setPath('userData', resolve(args.userDataDir));
+const userDataDir = app.getPath('userData');
+// Chromium's own caches apart from the replica and the settings.
+app.setPath('sessionData', join(userDataDir, 'electron'));
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([
+  {
+    scheme: SCHEME,
+    privileges: {
+      standard: true,
+      secure: true,
+      supportFetchAPI: true,
+      corsEnabled: true,
+      codeCache: true,
+    },
+  },
+]);
+
+let mainWindow: BrowserWindow | null = null;
+let hostSession: HostSession | null = null;
+let closed = false;
+let quitting = false;
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Vorort runs with this folder: it shows its window (second-instance), this one goes.
+  app.exit(0);
+} else {
+  app.on('second-instance', () => showWindow());
+  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    if (quitting) return;
+    quitting = true;
+    void shutDown();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin' || args.smoke) app.quit();
+  });
+  app.on('activate', () => {
+    if (hostSession && BrowserWindow.getAllWindows().length === 0) void createWindow();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  app.whenReady().then(start, (error: unknown) => fail(error));
+}
+
+async function start(): Promise<void> {
+  try {
+    useElectronSqlite();
+    serveRenderer();
+    const defaultSession = electronSessions.defaultSession;
+    defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
+      callback(false),
+    );
+    defaultSession.setPermissionCheckHandler(() => false);
+    hostSession = await openHostSession({
+      userDataDir,
+      secrets: safeStorageSecretStore(join(userDataDir, 'secrets.safe'), safeStorage, {
+        warn: (text) => console.warn(text),
+      }),
+      openExternal: (url) => openInBrowser(url),
+      demo: sandboxDemo(),
+      workerUrl: new URL('./sync-worker.mjs', import.meta.url),
+    });
+    bindSessionToIpc({
+      ipcMain,
+      session: hostSession,
+      appOrigin: APP_ORIGIN,
+      windows: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
+    });
+    hostSession.onEvent((event) => notify(event));
+    watchTheSystem(hostSession);
+    setMenu(menuLanguage(app.getLocale()));
+    await createWindow();
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/** A failure before the window could work: said in a dialog (and on the console), then quit. */
+function fail(error: unknown): void {
+  const text = error instanceof Error ? error.message : String(error);
+  console.error(`Vorort could not start: ${text}`);
+  if (!args.smoke)
+    dialog.showErrorBox(
+      'Vorort',
+      `Vorort konnte nicht starten.\nVorort could not start.\n\n${text}`,
+    );
+  closed = true;
+  app.exit(1);
+}
+
+/** Stops the scheduler, lets the running transaction finish, closes the replica; then exits. */
+async function shutDown(): Promise<void> {
+  try {
+    saveWindowState();
+    await hostSession?.close();
+  } catch (error) {
+    console.error(`Vorort: closing: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    closed = true;
+    app.exit(0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// better-sqlite3 for Electron's ABI
+
+/** Where `npm run build:native-electron` puts better-sqlite3's build for the installed Electron. */
+export function electronBindingPath(root: string): string {
+  return join(root, 'node_modules', '.cache', 'vorort-electron', 'better_sqlite3.node');
+}
+
+/**
+ * Loads the Electron build of better-sqlite3: for the replica (openReplica's nativeBinding, also in
+ * the sync's worker threads through the environment) and, by answering better-sqlite3's own
+ * lookup of its compiled file in this thread, for the demo's sandbox, which opens its database
+ * without the option.
+ */
+function useElectronSqlite(): void {
+  const root = app.getAppPath();
+  const binding = electronBindingPath(root);
+  if (!existsSync(binding))
+    throw new Error(
+      `better-sqlite3 is not built for Electron (${binding} is missing): run npm run build:native-electron. ` +
+        `Die Datenbank-Bibliothek ist nicht für Electron gebaut: npm run build:native-electron ausführen.`,
+    );
+  process.env[SQLITE_BINDING_ENV] = binding;
+  const require = createRequire(join(root, 'package.json'));
+  const addon: unknown = require(binding);
+  const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
+  const bindingsId = require.resolve('bindings', { paths: [sqliteDir] });
+  const stand = new Module(bindingsId);
+  stand.filename = bindingsId;
+  stand.loaded = true;
+  stand.exports = () => addon;
+  require.cache[bindingsId] = stand;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The renderer from local files: app://vorort/...
+
+function rendererRoot(): string {
+  return resolve(HERE, '..', 'renderer');
+}
+
+function serveRenderer(): void {
+  const root = rendererRoot();
+  electronSessions.defaultSession.protocol.handle(SCHEME, async (request) => {
+    const answer = (status: number, body: string | Buffer, type: string, extra = {}) =>
+      new Response(body as BodyInit, {
+        status,
+        headers: {
+          'Content-Type': type,
+          'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'no-referrer',
+          ...extra,
+        },
+      });
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return answer(400, 'Bad request', 'text/plain; charset=utf-8');
+    }
+    if (url.host !== HOST || request.method !== 'GET')
+      return answer(404, 'Not found', 'text/plain; charset=utf-8');
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      return answer(400, 'Bad path', 'text/plain; charset=utf-8');
+    }
+    const relative = pathname === '/' ? 'index.html' : normalize(pathname).replace(/^[/\\]+/, '');
+    const file = resolve(root, relative);
+    if (pathname.includes('\0') || !file.startsWith(root + sep))
+      return answer(404, 'Not found', 'text/plain; charset=utf-8');
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+      const isIndex = file === join(root, 'index.html');
+      return answer(
+        200,
+        readFileSync(file),
+        TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+        { 'Cache-Control': isIndex ? 'no-store' : 'no-cache' },
+      );
+    } catch {
+      const built = existsSync(join(root, 'index.html'));
+      return answer(
+        404,
+        built
+          ? `Not found: ${pathname}`
+          : 'The app is not built: run npm run build:renderer.\nDie App ist nicht gebaut: npm run build:renderer ausführen.',
+        'text/plain; charset=utf-8',
+      );
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window
+
+/** Every web contents (the window, anything it might try to open): no navigation, no popups. */
+function lockDown(contents: WebContents): void {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+async function createWindow(): Promise<void> {
+  const stateFile = join(userDataDir, 'window-state.json');
+  const state = sanitizeWindowState(
+    readWindowState(stateFile),
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
+  const window = new BrowserWindow({
+    ...(state.x === undefined ? {} : { x: state.x, y: state.y }),
+    width: state.width,
+    height: state.height,
+    minWidth: MIN_WIDTH,
+    minHeight: MIN_HEIGHT,
+    show: false,
+    title: APP_NAME,
+    autoHideMenuBar: false,
+    webPreferences: {
+      preload: join(HERE, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: args.development,
+    },
+  });
+  mainWindow = window;
+  window.once('ready-to-show', () => {
+    if (state.maximized) window.maximize();
+    if (!args.smoke) window.show();
+  });
+  window.on('close', () => saveWindowState());
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  if (args.smoke) window.webContents.once('did-finish-load', () => void smokeReport(window));
+  await window.loadURL(`${APP_ORIGIN}/index.html`);
+}
+
+function saveWindowState(): void {
+  const window = mainWindow;
+  if (!window || window.isDestroyed()) return;
+  const bounds = window.getNormalBounds();
+  try {
+    writeWindowState(join(userDataDir, 'window-state.json'), {
+      ...bounds,
+      maximized: window.isMaximized(),
+    });
+  } catch {
+    // A read-only folder: the window opens at its default next time.
+  }
+}
+
+function showWindow(): void {
+  const window = mainWindow;
+  if (!window) {
+    if (hostSession) void createWindow();
+    return;
+  }
+  if (window.isMinimized()) window.restore();
+  window.show();
+  window.focus();
+}
+
+/** The test hook (test/electron-smoke.test.ts): what the page sees of the bridge, then quit. */
+async function smokeReport(window: BrowserWindow): Promise<void> {
+  let report: unknown;
+  try {
+    report = await window.webContents.executeJavaScript(
+      `(async () => ({
+        keys: Object.keys(window.vorort ?? {}).sort(),
+        node: typeof require !== 'undefined' || typeof process !== 'undefined',
+        state: await window.vorort.invoke('app.state', {}),
+        evalBlocked: (() => { try { eval('1'); return false; } catch { return true; } })(),
+      }))()`,
+    );
+  } catch (error) {
+    report = { error: error instanceof Error ? error.message : String(error) };
+  }
+  process.stdout.write(`VORORT_SMOKE ${JSON.stringify(report)}\n`);
+  app.quit();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Menus, notifications, the OS's network and sleep
+
+function setMenu(language: MenuLanguage): void {
+  const template = menuTemplate(
+    { language, platform: process.platform, development: args.development, appName: APP_NAME },
+    {
+      syncNow: () => void hostSession?.call('sync.now', {}, { transport: 'local' }),
+      signOut: () => void signOutAsked(language),
+      about: () =>
+        void dialog.showMessageBox({
+          type: 'info',
+          title: APP_NAME,
+          message: `${APP_NAME} ${app.getVersion()}`,
+          detail:
+            language === 'de'
+              ? 'Offline-fähiger Client für die Organisationsverwaltung von Hilfsorganisationen.'
+              : 'Offline-first client for the organisation service of relief organisations.',
+        }),
+    },
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+/** "Sign out" from the menu: says what would be lost and offers to keep or delete the local data. */
+async function signOutAsked(language: MenuLanguage): Promise<void> {
+  const session = hostSession;
+  if (!session) return;
+  const state = await session.call('app.state', {}, { transport: 'local' });
+  if (!state.ok || (state.value as AppState).phase !== 'signed-in') return;
+  const loss = await session.call('account.pendingLoss', {}, { transport: 'local' });
+  const { pending, parked } = loss.ok
+    ? (loss.value as { pending: number; parked: number })
+    : { pending: 0, parked: 0 };
+  const unsent = pending + parked;
+  const de = language === 'de';
+  const options = {
+    type: 'question' as const,
+    title: APP_NAME,
+    message: de ? 'Abmelden?' : 'Sign out?',
+    detail:
+      unsent > 0
+        ? de
+          ? `${unsent} Änderungen sind noch nicht beim Dienst angekommen. Beim Abmelden bleiben sie erhalten, solange die lokalen Daten nicht gelöscht werden.`
+          : `${unsent} changes have not reached the service yet. They are kept when signing out, unless the local data is deleted.`
+        : de
+          ? 'Alle Änderungen sind beim Dienst angekommen.'
+          : 'All changes have reached the service.',
+    buttons: de
+      ? ['Abmelden', 'Abmelden und lokale Daten löschen', 'Abbrechen']
+      : ['Sign out', 'Sign out and delete the local data', 'Cancel'],
+    defaultId: 0,
+    cancelId: 2,
+  };
+  const answer = mainWindow
+    ? await dialog.showMessageBox(mainWindow, options)
+    : await dialog.showMessageBox(options);
+  if (answer.response === 2) return;
+  await session.call(
+    'account.logout',
+    { deleteLocalData: answer.response === 1 },
+    { transport: 'local' },
+  );
+}
+
+/** New notifications from the service after a sync: an OS notification. */
+function notify(event: CoreEvent): void {
+  if (event.type !== 'notifications.new' || event.items.length === 0) return;
+  if (!Notification.isSupported()) return;
+  const de = menuLanguage(app.getLocale()) === 'de';
+  const first = event.items[0]?.titel ?? '';
+  const body =
+    event.items.length === 1
+      ? first
+      : de
+        ? `${event.items.length} neue Benachrichtigungen, zuerst: ${first}`
+        : `${event.items.length} new notifications, first: ${first}`;
+  const notification = new Notification({
+    title: de ? 'Vorort: neue Benachrichtigung' : 'Vorort: new notification',
+    body,
+  });
+  notification.on('click', () => showWindow());
+  notification.show();
+}
+
+/** The OS's network state (polled: the main process has no event for it) and sleep/wake. */
+function watchTheSystem(session: HostSession): void {
+  let online = net.isOnline();
+  session.networkChanged(online);
+  const timer = setInterval(() => {
+    const now = net.isOnline();
+    if (now === online) return;
+    online = now;
+    session.networkChanged(now);
+  }, 3_000);
+  timer.unref();
+  powerMonitor.on('suspend', () => session.suspended());
+  powerMonitor.on('resume', () => session.resumed());
+}
+
+/** The login page in the system browser (https, or http on loopback only). */
+async function openInBrowser(url: string): Promise<void> {
+  const parsed = new URL(url);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback))
+    throw new Error(`Refusing to open ${parsed.protocol} addresses`);
+  await shell.openExternal(url);
+}
