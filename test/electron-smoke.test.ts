@@ -15,11 +15,17 @@ const require = createRequire(join(ROOT, 'package.json'));
 
 /** Why the smoke test cannot run here, or null when it can. */
 function missing(): { reason: string } | { binary: string } {
-  let binary: unknown;
   try {
-    binary = require('electron');
+    require.resolve('electron');
   } catch {
     return { reason: 'Electron is not installed (an optional dependency)' };
+  }
+  let binary: unknown;
+  try {
+    // The package answers its binary's path, and throws when the binary was never downloaded.
+    binary = require('electron');
+  } catch {
+    binary = null;
   }
   if (typeof binary !== 'string' || !existsSync(binary))
     return {
