@@ -19,15 +19,15 @@ export type ConnectionState =
   | { phase: 'connecting' }
   | { phase: 'open' }
   /** Lost (or never reached): the next attempt at `retryAt` (ms since epoch), the attempt's number. */
-  | { phase: 'reconnecting'; attempt: number; retryAt: number }
-  /** The core refused this page (a wrong or missing token): reconnecting cannot help. */
-  | { phase: 'refused'; reason: 'token' };
+  | { phase: 'reconnecting'; attempt: number; retryAt: number };
 
 export interface CoreBridge {
   call<N extends CallName>(name: N, args: CallArgs<N>): Promise<CallResults[N]>;
   onEvent(listener: (event: CoreEvent) => void): () => void;
   onConnection(listener: (state: ConnectionState) => void): () => void;
   readonly connection: ConnectionState;
+  /** Stops for good (no more reconnecting); calls waiting fail as offline. */
+  close(): void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: CoreError };
@@ -73,6 +73,7 @@ export function electronBridge(preload: VorortPreload): CoreBridge {
       listener(open);
       return () => {};
     },
+    close() {},
   };
 }
 
@@ -119,6 +120,8 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
   let socket: WebSocket | null = null;
   let attempt = 0;
   let state: ConnectionState = { phase: 'connecting' };
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | null = null;
 
   const setState = (next: ConnectionState) => {
     state = next;
@@ -134,8 +137,12 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
     });
 
   const connect = () => {
+    retry = null;
+    if (closed) return;
     const ws = new Impl(options.url, [TOKEN_PROTOCOL_PREFIX + options.token]);
     socket = ws;
+    // The close that follows says it all (and an unheard error must not throw outside a browser).
+    ws.onerror = () => {};
     ws.onopen = () => {
       attempt = 0;
       setState({ phase: 'open' });
@@ -173,22 +180,18 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
           ),
         );
     };
-    ws.onclose = (close) => {
+    ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
       for (const entry of pending.values()) entry.reject(lost());
       pending.clear();
-      // The server refuses a wrong token before the upgrade; the browser only sees the socket
-      // fail without ever opening (1006). Several such failures in a row with no success
-      // are shown as "refused" only when the server says so with a close code (4401).
-      if (close.code === 4401) {
-        setState({ phase: 'refused', reason: 'token' });
-        return;
-      }
+      if (closed) return;
+      // A server gone and a token refused (a new run of `npm start` has a new one) look the
+      // same to a page: the upgrade fails (1006). Both are retried; the banner says both.
       attempt += 1;
       const delay = reconnectDelay(attempt);
       setState({ phase: 'reconnecting', attempt, retryAt: Date.now() + delay });
-      setTimeout(connect, delay);
+      retry = setTimeout(connect, delay);
     };
   };
 
@@ -232,6 +235,12 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
       connectionListeners.add(listener);
       listener(state);
       return () => connectionListeners.delete(listener);
+    },
+    close() {
+      closed = true;
+      if (retry !== null) clearTimeout(retry);
+      for (const entry of waiting.splice(0)) entry.fail(lost());
+      socket?.close();
     },
   };
 }

@@ -10,12 +10,14 @@ export function ConnectionBanner() {
   if (connection.phase === 'open') return null;
   let text: string;
   if (connection.phase === 'connecting') text = t('connection.connecting');
-  else if (connection.phase === 'refused') text = t('connection.refused');
-  else
+  else {
     text = t('connection.reconnecting', {
       seconds: Math.max(0, Math.ceil((connection.retryAt - now) / 1000)),
       attempt: connection.attempt,
     });
+    // Browser mode: a restarted app has a new address (a new token); this page's is old then.
+    if (connection.attempt >= 3 && !window.vorort) text += ` ${t('connection.restartedHint')}`;
+  }
   return (
     <div className="connection-banner" role="status" data-connection={connection.phase}>
       {text}
