@@ -1,4 +1,4 @@
-// `npm run test:diff [-- --seed N --steps N --minutes N --replay FILE]`: the long differential
+// `npm run test:diff [-- --seed N --steps N --minutes N --schedule mixed|steady --replay FILE]`: the long differential
 // run. Prints `steps N, syncs N, compared N, divergences N`; on a divergence also its seed, the
 // records, and a shortened sequence (written as JSON beside, to replay with --replay). Exits 1
 // on a divergence, 2 when the run itself failed.
@@ -27,11 +27,17 @@ const seed = numberOption('seed', 1);
 const steps = numberOption('steps', 2000);
 const minutes = numberOption('minutes', 30);
 const replayFile = option('replay');
+const schedule = option('schedule') ?? 'mixed';
+if (schedule !== 'mixed' && schedule !== 'steady') {
+  console.error(`--schedule must be mixed or steady, got ${schedule}`);
+  process.exit(2);
+}
 const log = (line: string) => console.error(`diff: ${line}`);
 
 try {
   const replay = replayFile ? (JSON.parse(readFileSync(replayFile, 'utf8')) as Step[]) : undefined;
   const result = await runDiff({
+    schedule,
     seed,
     steps,
     wallClockMs: minutes * 60_000,

@@ -23,6 +23,7 @@ import {
   type PagedList,
   type Step,
   type World,
+  type Schedule,
 } from './steps';
 
 export interface DiffOptions {
@@ -31,6 +32,8 @@ export interface DiffOptions {
   steps: number;
   /** Stop generating after this much wall-clock time. */
   wallClockMs?: number;
+  /** How the clocks move between steps (see Schedule); default mixed. */
+  schedule?: Schedule;
   /** Replay these steps instead of generating. */
   replay?: readonly Step[];
   log?: (line: string) => void;
@@ -99,7 +102,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffResult> {
         log(`wall-clock cap reached after ${index} steps`);
         break;
       }
-      const step = options.replay?.[index] ?? nextStep(await run.world(), random, index);
+      const step =
+        options.replay?.[index] ?? nextStep(await run.world(), random, index, options.schedule);
       done.push(step);
       result.steps += 1;
       const outcome = await run.apply(step);

@@ -115,8 +115,15 @@ export class Random {
 
 const MINUTE_MS = 60_000;
 
-/** Minutes to weeks: mostly the scheduler's few minutes, sometimes a night, a weekend, a holiday. */
-function advance(random: Random): Step {
+/**
+ * How the clocks move between steps. `mixed`: minutes to weeks (mostly the scheduler's few
+ * minutes, sometimes a night, a weekend, a holiday), so clients often catch up after an absence.
+ * `steady`: a client that keeps syncing every few minutes, so the bounds themselves are held.
+ */
+export type Schedule = 'mixed' | 'steady';
+
+function advance(random: Random, schedule: Schedule): Step {
+  if (schedule === 'steady') return { kind: 'advance', ms: random.int(2, 12) * MINUTE_MS };
   const roll = random.next();
   const ms =
     roll < 0.55
@@ -598,11 +605,16 @@ function weighted(makers: [number, Maker][], random: Random): Maker {
 }
 
 /** The next step: mostly changes, then the clock and syncs of both profiles, now and then paging, a backup or a restore. */
-export function nextStep(world: World, random: Random, index: number): Step {
+export function nextStep(
+  world: World,
+  random: Random,
+  index: number,
+  schedule: Schedule = 'mixed',
+): Step {
   const tag = `s${index}`;
   for (;;) {
     const roll = random.next();
-    if (roll < 0.18) return advance(random);
+    if (roll < 0.18) return advance(random, schedule);
     if (roll < 0.32) {
       const profile = random.chance(0.5) ? 'office' : 'trainer';
       // Now and then another user changes something between two pages of the sync's answers.
