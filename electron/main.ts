@@ -11,7 +11,6 @@
 // for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`)
 // in this thread and, through VORORT_SQLITE_BINDING, in the sync's worker threads.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -31,11 +30,11 @@ import {
   type WebContents,
 } from 'electron';
 import type { AppState, CoreEvent } from '../sync/contract';
-import { SQLITE_BINDING_ENV } from '../sync/db/open';
 import { openHostSession, type HostSession } from '../sync/host/session';
 import { sandboxDemo } from './demo';
 import { bindSessionToIpc } from './ipc';
 import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
+import { useSqliteBuild } from './native-sqlite';
 import { safeStorageSecretStore } from './safe-storage';
 import {
   MIN_HEIGHT,
@@ -156,7 +155,7 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   try {
-    useElectronSqlite();
+    useSqliteBuild(app.getAppPath());
     serveRenderer();
     const defaultSession = electronSessions.defaultSession;
     defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
@@ -215,37 +214,6 @@ async function shutDown(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 // better-sqlite3 for Electron's ABI
-
-/** Where `npm run build:native-electron` puts better-sqlite3's build for the installed Electron. */
-export function electronBindingPath(root: string): string {
-  return join(root, 'node_modules', '.cache', 'vorort-electron', 'better_sqlite3.node');
-}
-
-/**
- * Loads the Electron build of better-sqlite3: for the replica (openReplica's nativeBinding, also in
- * the sync's worker threads through the environment) and, by answering better-sqlite3's own
- * lookup of its compiled file in this thread, for the demo's sandbox, which opens its database
- * without the option.
- */
-function useElectronSqlite(): void {
-  const root = app.getAppPath();
-  const binding = electronBindingPath(root);
-  if (!existsSync(binding))
-    throw new Error(
-      `better-sqlite3 is not built for Electron (${binding} is missing): run npm run build:native-electron. ` +
-        `Die Datenbank-Bibliothek ist nicht für Electron gebaut: npm run build:native-electron ausführen.`,
-    );
-  process.env[SQLITE_BINDING_ENV] = binding;
-  const require = createRequire(join(root, 'package.json'));
-  const addon: unknown = require(binding);
-  const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
-  const bindingsId = require.resolve('bindings', { paths: [sqliteDir] });
-  const stand = new Module(bindingsId);
-  stand.filename = bindingsId;
-  stand.loaded = true;
-  stand.exports = () => addon;
-  require.cache[bindingsId] = stand;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The renderer from local files: app://vorort/...
