@@ -26,6 +26,7 @@ export class ChangeTimes {
   private readonly own = new Map<string, ChangeTime>();
   private readonly referring = new Map<string, number>();
   private last = 0;
+  private anyForm: ChangeTime | undefined;
 
   /** Reads the journal's new entries. */
   async update(admin: AdminClient): Promise<void> {
@@ -35,23 +36,18 @@ export class ChangeTimes {
     };
     for (const entry of answer.changes) {
       const at = Date.parse(entry.at);
+      // A form names its owner in its attributes, which the journal does not carry: a form
+      // written counts for every owner's list (`forms:typ:id`).
+      if (entry.type === 'formular') this.anyForm = { at, touched: entry.touched, what: entry.op };
       this.own.set(`${entry.type}:${entry.id}`, { at, touched: entry.touched, what: entry.op });
       for (const ref of entry.refs) this.referring.set(`${ref.type}:${ref.id}`, at);
     }
     this.last = answer.last;
   }
 
-  /**
-   * Notes a change the journal cannot attribute: a form names its owner in its attributes, not
-   * in a relationship, so the tester notes `forms:typ:id` itself.
-   */
-  note(key: string, at: number): void {
-    this.own.set(key, { at, touched: true, what: 'put' });
-  }
-
   /** The latest change concerning `type:id`, or undefined when the run has not touched it. */
   of(key: string): ChangeTime | undefined {
-    const own = this.own.get(key);
+    const own = key.startsWith('forms:') ? this.anyForm : this.own.get(key);
     const referring = this.referring.get(key);
     if (referring === undefined || (own && own.at >= referring)) return own;
     return { at: referring, touched: own?.touched ?? true, what: 'referred' };

@@ -158,8 +158,6 @@ class Run {
   private readonly lastCatchingUpAt = new Map<Profile, number>();
   private readonly backups = new Map<number, string>();
   private readonly forms: string[] = [];
-  /** Form id → its owner (`k:<course>`): forms are compared per owner. */
-  private readonly formOwners = new Map<string, string>();
   private offsetMs = 0;
   private cachedWorld: World | undefined;
   private readonly officeUser;
@@ -257,20 +255,8 @@ class Run {
         const refused = answer.status >= 300;
         if (!refused) {
           const id = (answer.body as { id?: unknown } | null)?.id;
-          if (step.kind === 'admin' && step.path === '/formulare' && id !== undefined) {
-            const { objekt_typ, objekt_id } = step.body as {
-              objekt_typ: string;
-              objekt_id: string;
-            };
+          if (step.kind === 'admin' && step.path === '/formulare' && id !== undefined)
             this.forms.push(String(id));
-            this.formOwners.set(String(id), `${objekt_typ}:${objekt_id}`);
-          }
-          const removedForm = /^\/formulare\/(.+)$/.exec(step.path)?.[1];
-          const owner =
-            step.kind === 'admin' && step.path === '/formulare'
-              ? this.formOwners.get(String(id))
-              : removedForm && this.formOwners.get(removedForm);
-          if (owner) this.changes.note(`forms:${owner}`, this.now().getTime());
           // What changed is read again at the next look, except the forms, which no list shows.
           this.cachedWorld = undefined;
         }
