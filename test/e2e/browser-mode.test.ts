@@ -28,6 +28,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
 const haveChromium = existsSync(CHROMIUM);
+// CI installs it (.ci/run): there a missing browser is a failure, never a quiet skip.
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing in CI`);
 if (!haveChromium)
   process.stderr.write(
     `browser-mode e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`,
