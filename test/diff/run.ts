@@ -335,7 +335,9 @@ class Run {
               id: '',
               kind: 'differs' as const,
               why: `the sync failed: ${JSON.stringify(
-                Object.fromEntries(Object.entries(summary.collections).filter(([, c]) => c.error)),
+                Object.fromEntries(
+                  Object.entries(summary.collections).filter(([, c]) => c.error || c.failedItems),
+                ),
               )}`,
             },
           ],

@@ -215,6 +215,55 @@ describe('drifts', () => {
       await replica.close();
     }
   });
+  it('a course deleted on the service while a sync reads it costs nothing: its forms leave, the sync succeeds', async () => {
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    let deleted: string | undefined;
+    // The course list is answered, then another user deletes a course before its forms are read.
+    const deleteAfterCourseList: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (deleted === undefined && url.pathname.endsWith('/courses')) {
+        const today = new Date().toISOString().slice(0, 10);
+        const course = sandbox.store
+          .all('course')
+          .find((c) =>
+            sandbox.store
+              .related('course_date', 'course', c.id)
+              .some((d) => String(d.attributes.from) > today),
+          )!;
+        deleted = course.id;
+        sandbox.store.remove('course', course.id);
+      }
+      return response;
+    };
+    const api = createApiClient({
+      baseUrl: sandbox.baseUrl,
+      tokens: staticToken(office.accessToken),
+      fetch: deleteAfterCourseList,
+    });
+    const replica = openReplica(join(dir, 'gone-owner.sqlite'));
+    try {
+      const summary = await runSync({
+        api,
+        replica,
+        options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC },
+      });
+      expect(deleted).toBeDefined();
+      expect(
+        summary.collections.formulare?.failedItems,
+        JSON.stringify(summary.collections.formulare),
+      ).toBeUndefined();
+      expect(summary.ok).toBe(true);
+      expect(
+        replica.sqlite
+          .prepare("SELECT count(*) FROM formulare WHERE objekt_typ = 'k' AND objekt_id = ?")
+          .pluck()
+          .get(deleted),
+      ).toBe(0);
+    } finally {
+      await replica.close();
+    }
+  });
 });
 
 function courseOf(date: { relationships: Record<string, unknown> }): string {

@@ -1,7 +1,7 @@
 // Forms (formulare) offered for the own person and for courses: plain JSON lists, replaced per
 // owner, for the owners the sync's plan names, and skipped when the list is the one applied last time.
 import { hash } from 'node:crypto';
-import { forEachItem, runCollection, type PullContext } from '../context';
+import { forEachItem, isGone, runCollection, type PullContext } from '../context';
 import { confirm, markTried } from '../freshness';
 import { appliedDigests, recordDigest } from './whole';
 
@@ -29,7 +29,18 @@ export function pullForms(ctx: PullContext, owners: readonly FormOwner[]) {
         if (ctx.budget.overspent()) return ctx.budget.defer('forms');
         started.push(formOwnerKey(owner));
         // The rotation applies each list whole: anything amiss heals within its bound.
-        records += await refreshForms(ctx, owner, false);
+        try {
+          records += await refreshForms(ctx, owner, false);
+        } catch (error) {
+          if (!isGone(error)) throw error;
+          // The owner is gone from the service (a course deleted since it was listed): so are
+          // its forms. The course itself leaves with the next course list.
+          ctx.writer.transaction(() =>
+            ctx.writer
+              .statement('DELETE FROM formulare WHERE objekt_typ = ? AND objekt_id = ?')
+              .run(owner.typ, owner.id),
+          );
+        }
         confirmed.push(formOwnerKey(owner));
       });
     } finally {
