@@ -146,6 +146,34 @@ export function handleEvent(event: CoreEvent, notify: NotifyHandler): void {
   }
 }
 
+/** How often a window that shows the app says so again (the core forgets it after 60 s). */
+const VISIBLE_RENEW_MS = 30_000;
+
+/**
+ * Tells the core whether this window shows the app (app.visible): while one does, the core checks
+ * the service every few seconds, so the indicator says offline within seconds. Said on connecting,
+ * on visibilitychange, focus and blur, and again every 30 s while visible. Answers a stop.
+ */
+function reportVisibility(bridge: CoreBridge): () => void {
+  const say = () => {
+    const visible = document.visibilityState === 'visible';
+    // Best effort: a lost "visible" is said again within 30 s, a lost "hidden" runs out.
+    bridge.call('app.visible', { visible }).catch(() => {});
+  };
+  document.addEventListener('visibilitychange', say);
+  window.addEventListener('focus', say);
+  window.addEventListener('blur', say);
+  const timer = window.setInterval(() => {
+    if (document.visibilityState === 'visible') say();
+  }, VISIBLE_RENEW_MS);
+  return () => {
+    document.removeEventListener('visibilitychange', say);
+    window.removeEventListener('focus', say);
+    window.removeEventListener('blur', say);
+    window.clearInterval(timer);
+  };
+}
+
 /** Connects the stores to a bridge: events, the connection, and the state after (re)connecting. */
 export function connectStores(bridge: CoreBridge, notify: NotifyHandler): () => void {
   useApp.setState({ bridge });
@@ -157,10 +185,15 @@ export function connectStores(bridge: CoreBridge, notify: NotifyHandler): () => 
         applyAppState(state);
         refreshSyncStatus();
       }, reportError);
+      bridge
+        .call('app.visible', { visible: document.visibilityState === 'visible' })
+        .catch(() => {});
     }
   });
+  const offVisibility = reportVisibility(bridge);
   return () => {
     offEvent();
     offConnection();
+    offVisibility();
   };
 }

@@ -31,6 +31,7 @@ const valid: { [N in HostCallName]: HostCallArgs<N> } = {
   'account.logout': { deleteLocalData: true },
   'account.pendingLoss': {},
   'sync.now': {},
+  'app.visible': { visible: true },
 };
 
 /** The refusal's words as the dispatcher shows them. */

@@ -98,6 +98,12 @@ export const hostCalls = {
   'account.pendingLoss': z.object({}),
   /** Syncs now (the scheduler's state answers). */
   'sync.now': z.object({}),
+  /**
+   * A window shows the app (or no longer does): sent on visibilitychange and focus, and every
+   * 30 s while visible. Only while one does, the session checks the service's reachability every
+   * few seconds (the indicator says offline within seconds). A "visible" lasts 60 s unless renewed.
+   */
+  'app.visible': z.object({ visible: z.boolean() }),
 } as const;
 
 export type HostCallName = keyof typeof hostCalls;
@@ -136,6 +142,7 @@ export interface HostCallResults {
   'account.logout': AppState;
   'account.pendingLoss': { pending: number; parked: number };
   'sync.now': SchedulerState;
+  'app.visible': { visible: boolean };
 }
 
 /** The host's events, part of CoreEvent. */

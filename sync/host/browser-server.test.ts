@@ -271,6 +271,7 @@ const validHostCalls: { [N in HostCallName]: HostCallArgs<N> } = {
   'app.state': {},
   'account.pendingLoss': {},
   'sync.now': {},
+  'app.visible': { visible: false },
   'account.login': {},
   'account.logout': { deleteLocalData: false },
   'account.configure': {

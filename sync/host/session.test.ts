@@ -7,9 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { TcpSwitch } from '../../test/support/tcp-switch';
 import type { AppState, CoreEvent } from '../contract';
 import { fileSecretStore } from './files';
-import { openHostSession, type DemoProvider, type HostSession } from './session';
+import {
+  heartbeatFor,
+  openHostSession,
+  type DemoProvider,
+  type HostSession,
+  type HostSessionOptions,
+} from './session';
 
 let dir: string;
 let sandbox: RunningSandbox | null = null;
@@ -48,7 +55,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(name: string): Promise<{ session: HostSession; events: CoreEvent[] }> {
+async function open(
+  name: string,
+  more: Partial<HostSessionOptions> = {},
+): Promise<{ session: HostSession; events: CoreEvent[] }> {
   const userDataDir = join(dir, name);
   const session = await openHostSession({
     userDataDir,
@@ -57,6 +67,7 @@ async function open(name: string): Promise<{ session: HostSession; events: CoreE
       opened.push(url);
     },
     demo,
+    ...more,
   });
   const events: CoreEvent[] = [];
   session.onEvent((event) => events.push(event));
@@ -244,6 +255,79 @@ describe('the app session', () => {
       session.resumed();
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect(successes()).toBe(before);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('visible: the service gone is offline within seconds by itself; back on the same port: online, the outbox sent; hidden: no probes', async () => {
+    // The demo's interface behind a switch that stops and starts again on its port.
+    let service: TcpSwitch | null = null;
+    const switched: DemoProvider = {
+      async start(dataDir) {
+        const started = await demo.start(dataDir);
+        service = new TcpSwitch(Number(new URL(started.baseUrl).port));
+        await service.start();
+        const through = service;
+        return {
+          ...started,
+          baseUrl: through.through(started.baseUrl),
+          close: async () => {
+            await through.stop();
+            await started.close();
+          },
+        };
+      },
+    };
+    const { session, events } = await open('heartbeat', { demo: switched });
+    const last = () => {
+      const event = events.findLast((e) => e.type === 'sync.state');
+      return event?.type === 'sync.state' ? event.state : null;
+    };
+    const successes = () => events.filter((e) => e.type === 'sync.finished' && e.ok).length;
+    const HEARTBEAT = heartbeatFor(undefined);
+    expect(HEARTBEAT).toBe(5_000);
+    expect(heartbeatFor(30)).toBe(8_000); // the real service's pace: a quarter of it at most
+    try {
+      await call<AppState>(session, 'account.demo');
+      await until(() => successes() >= 1 && last()?.phase === 'idle', 'the first sync');
+      const sw = service as TcpSwitch | null;
+      if (!sw) throw new Error('the demo has not started');
+
+      // Hidden (no window said it shows the app): no probes, the app learns at the next sync.
+      await sw.stop();
+      await new Promise((resolve) => setTimeout(resolve, HEARTBEAT + 2_000));
+      expect(last()?.phase).toBe('idle');
+
+      // A window shows it: offline within the heartbeat, nobody asking.
+      const shown = Date.now();
+      expect(await call(session, 'app.visible', { visible: true })).toEqual({ visible: true });
+      await until(() => last()?.phase === 'offline', 'offline by itself', HEARTBEAT + 6_000);
+      const seconds = (Date.now() - shown) / 1000;
+      expect(seconds).toBeLessThanOrEqual(HEARTBEAT / 1000 + 1);
+      expect(last()?.problem?.kind).toBe('network');
+
+      // A local write while offline: pending 1, still offline.
+      const [target] = await call<{ id: string; gelesen: boolean }[]>(
+        session,
+        'notifications.list',
+        {},
+      );
+      await call(session, 'benachrichtigung.update', {
+        id: target?.id,
+        attributes: { gelesen: !target?.gelesen },
+      });
+      await until(() => last()?.pending === 1, 'pending 1');
+      expect(last()?.phase).toBe('offline');
+
+      // The service back on the same port: the offline probes find it, the outbox goes out.
+      const before = successes();
+      await sw.start();
+      await until(
+        () => successes() > before && last()?.phase === 'idle' && last()?.pending === 0,
+        'online again with the outbox sent',
+        30_000,
+      );
     } finally {
       await session.close();
     }

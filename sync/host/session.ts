@@ -86,6 +86,23 @@ export interface HostSessionOptions {
   workerUrl?: URL;
   /** How long the browser has for a login; default 5 minutes. */
   loginTimeoutMs?: number;
+  /**
+   * While a window shows the app and the service answered last: a reachability probe this often.
+   * Default heartbeatFor(pace): 5 s for a service on loopback, 8 s at the real service's 30 a minute.
+   */
+  heartbeatMs?: number;
+}
+
+/** A window's "visible" (app.visible) holds this long unless renewed (a closed tab says nothing). */
+export const VISIBLE_LEASE_MS = 60_000;
+
+/**
+ * The heartbeat's interval: every 5 s at most, and at a pace (requests a minute) no more than a
+ * quarter of it, so the syncs keep three quarters (each probe since the last sync also comes off
+ * the next sync's budget: see syncOnce).
+ */
+export function heartbeatFor(pace: number | undefined): number {
+  return pace === undefined ? 5_000 : Math.max(5_000, Math.ceil((4 * 60_000) / pace));
 }
 
 const PROFILE: SyncProfile = 'office';
@@ -147,6 +164,22 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     const now = reachableNow();
     if (now !== before) scheduler?.networkChanged(now);
   };
+  /** A window shows the app (app.visible, renewed within VISIBLE_LEASE_MS). */
+  let visible = false;
+  let visibleLease: NodeJS.Timeout | null = null;
+  const setVisible = (next: boolean) => {
+    if (visibleLease) clearTimeout(visibleLease);
+    visibleLease = null;
+    if (next) {
+      visibleLease = setTimeout(() => setVisible(false), VISIBLE_LEASE_MS);
+      visibleLease.unref();
+    }
+    if (next === visible) return;
+    visible = next;
+    scheduler?.visibilityChanged(next);
+  };
+  /** Reachability probes since the last sync began: they come off its budget. */
+  let probesSinceSync = 0;
 
   let dispatcher: Dispatcher = dataDispatcher();
   await rememberNotifications();
@@ -217,8 +250,13 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     const intervalMs = options.syncIntervalMs ?? 5 * 60_000;
     const started = new SyncScheduler<HostSyncSummary>({
       intervalMs,
+      heartbeatMs: options.heartbeatMs ?? heartbeatFor(api?.pace),
       runOnce: (signal, progress) => syncOnce(account, intervalMs, signal, progress),
-      probe: (signal) => reachable(account.baseUrl, { signal, timeoutMs: 10_000 }),
+      // A token-less HEAD of the base URL, counted for the next sync's budget.
+      probe: (signal) => {
+        probesSinceSync += 1;
+        return reachable(account.baseUrl, { signal, timeoutMs: 5_000 });
+      },
       readCounts: () => replicaCounts(replica.sqlite),
       onState: (state) => emit({ type: 'sync.state', state }),
       onRun: (outcome) => {
@@ -239,6 +277,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     });
     scheduler = started;
     if (!reachableNow()) started.networkChanged(false);
+    if (visible) started.visibilityChanged(true);
     started.start();
   }
 
@@ -251,6 +290,9 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     const client = api;
     const keeper = tokens;
     if (!client || !keeper) throw new Error('not signed in');
+    // The probes since the last sync were requests of this client too: they come off this budget.
+    const probes = probesSinceSync;
+    probesSinceSync = 0;
     const outbox = await pushOutbox({
       api: client,
       sqlite: replica.sqlite,
@@ -259,9 +301,11 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       onProgress: (event) => progress({ collection: 'outbox', ...event }),
     });
     const intervalSeconds = intervalMs / 1000;
+    const budget = budgetFor(intervalSeconds, client.pace);
+    // At most a quarter (the heartbeat's share of the pace; a longer gap between syncs spread them).
     const requestBudget = pullBudget(
-      { requestBudget: budgetFor(intervalSeconds, client.pace) },
-      outbox.requests,
+      { requestBudget: budget },
+      outbox.requests + Math.min(probes, Math.floor(budget / 4)),
     );
     // The pull runs in a worker thread: parsing a large answer never blocks this event loop.
     const pull = async (token: string) =>
@@ -489,6 +533,10 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       scheduler.syncNow();
       return scheduler.state;
     },
+    'app.visible': async (args) => {
+      setVisible(args.visible);
+      return { visible };
+    },
   };
 
   async function callHost(name: HostCallName, args: unknown): Promise<Outcome<unknown>> {
@@ -563,6 +611,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     },
     close() {
       closing ??= (async () => {
+        setVisible(false);
         login?.abort();
         tokens?.forget();
         await stopScheduler();

@@ -438,4 +438,72 @@ describe('SyncScheduler', () => {
     expect(t.calls).toHaveLength(0);
     expect(t.last()).toMatchObject({ phase: 'offline' });
   });
+
+  it('visible and idle: a heartbeat probe every few seconds says offline within seconds; never while syncing or hidden', async () => {
+    let up = true;
+    const t = setup({ heartbeatMs: 5 * SECOND, reachable: () => up });
+    t.scheduler.start();
+    // Hidden: no heartbeat at all.
+    await t.clock.advance(0);
+    expect(t.calls).toHaveLength(1);
+    await t.clock.advance(30 * SECOND);
+    expect(t.probes).toHaveLength(0);
+    // Visible while the first sync runs: still none until it is done.
+    t.scheduler.visibilityChanged(true);
+    await t.clock.advance(30 * SECOND);
+    expect(t.probes).toHaveLength(0);
+    t.calls[0]!.answer();
+    await t.clock.advance(0);
+    const done = t.clock.now();
+    await t.clock.advance(20 * SECOND);
+    expect(t.probes.map((p) => p - done)).toEqual([5, 10, 15, 20].map((s) => s * SECOND));
+    expect(t.last()).toMatchObject({ phase: 'idle', nextAttemptAt: at(done + 5 * MINUTE) });
+    // The service gone: offline at the next heartbeat, then the offline probes' backoff.
+    up = false;
+    await t.clock.advance(5 * SECOND);
+    expect(t.last()).toMatchObject({ phase: 'offline', problem: { kind: 'network' } });
+    const gone = t.clock.now();
+    await t.clock.advance(20 * SECOND);
+    expect(t.probes.filter((p) => p > gone).map((p) => p - gone)).toEqual(
+      [5, 15].map((s) => s * SECOND),
+    );
+    // Back: the next probe finds it and syncs; the heartbeat resumes after the sync only.
+    up = true;
+    await t.clock.advance(20 * SECOND);
+    expect(t.calls).toHaveLength(2);
+    const probesBefore = t.probes.length;
+    await t.clock.advance(30 * SECOND);
+    expect(t.probes).toHaveLength(probesBefore);
+    t.calls[1]!.answer();
+    await t.clock.advance(5 * SECOND);
+    expect(t.probes).toHaveLength(probesBefore + 1);
+    // Hidden again: the heartbeat stops (the scheduled sync stays).
+    t.scheduler.visibilityChanged(false);
+    await t.clock.advance(MINUTE);
+    expect(t.probes).toHaveLength(probesBefore + 1);
+    expect(t.last()).toMatchObject({ phase: 'idle' });
+  });
+
+  it('a heartbeat in flight when a sync starts is ignored, and a sync that failed for the network goes on beating', async () => {
+    let answer: (ok: boolean) => void = () => {};
+    const t = setup({ heartbeatMs: 5 * SECOND, auto: () => ({}) });
+    const scheduler = new SyncScheduler({
+      timers: t.clock,
+      heartbeatMs: 5 * SECOND,
+      runOnce: async () => ({ ok: true }),
+      probe: () => new Promise<boolean>((resolve) => (answer = resolve)),
+      readCounts: () => ({ ...t.counts }),
+      onState: (state) => t.states.push(state),
+    });
+    scheduler.visibilityChanged(true);
+    scheduler.start();
+    await t.clock.advance(5 * SECOND);
+    // The heartbeat is waiting for its answer; "sync now" starts a sync, the answer comes late.
+    scheduler.syncNow();
+    answer(false);
+    await t.clock.advance(0);
+    expect(t.states.at(-1)).toMatchObject({ phase: 'idle' });
+    await scheduler.stop();
+    expect(t.clock.pending.size).toBe(0);
+  });
 });

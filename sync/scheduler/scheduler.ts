@@ -59,6 +59,11 @@ export interface SyncSchedulerOptions<S extends ScheduledSyncSummary = Scheduled
   probeMaxMs?: number;
   /** A clock further off the service's than this (seconds) is the problem 'clock'. Default 300. */
   clockSkewLimitSeconds?: number;
+  /**
+   * Online, idle and visible (see visibilityChanged): a probe this long after the last answer, so a
+   * service gone is said within seconds and not only at the next sync. Undefined: no such probes.
+   */
+  heartbeatMs?: number;
   /** For the jitter; default Math.random. */
   random?: () => number;
 }
@@ -112,6 +117,10 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
   private followUp: Follow = null;
   /** The nominal delay of the next probe (doubles per probe while offline). */
   private probeDelayMs: number;
+  /** A window shows the app: the heartbeat probes run (see SyncSchedulerOptions.heartbeatMs). */
+  private visible = false;
+  /** The next heartbeat probe, or the one running (its controller). */
+  private beat: { handle: unknown } | { controller: AbortController } | null = null;
 
   constructor(private readonly options: SyncSchedulerOptions<S>) {
     this.timers = options.timers ?? REAL_TIMERS;
@@ -152,6 +161,17 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
     this.refreshCounts();
     if (this.knownOffline) this.goOffline(OFFLINE);
     else this.syncAtOnce('any');
+  }
+
+  /**
+   * Whether a window shows the app. While one does, and the service answered last time, a probe
+   * every heartbeatMs (never while a sync or another probe runs): a service gone is offline
+   * within seconds. Hidden, only the syncs and the offline probes find out.
+   */
+  visibilityChanged(visible: boolean): void {
+    this.visible = visible;
+    if (visible) this.armHeartbeat();
+    else this.stopHeartbeat();
   }
 
   /** A local write was committed: a sync once the writes pause for writeDebounceMs. */
@@ -227,6 +247,7 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
   /** Clears the timers, aborts a running sync (what it applied stays) and resolves once it has returned. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopHeartbeat();
     this.clearTimer();
     this.clearDebounce();
     this.controller?.abort();
@@ -253,13 +274,16 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
   }
 
   private launch(): void {
-    // Writes committed before this sync starts are pushed by it.
+    // Writes committed before this sync starts are pushed by it; a heartbeat's answer is moot.
+    this.stopHeartbeat();
     this.clearTimer();
     this.clearDebounce();
     this.running = (async () => {
       const next = await this.run();
       this.running = null;
       next();
+      // The service answered and nothing follows at once: the heartbeat (when visible) resumes.
+      this.armHeartbeat();
     })();
   }
 
@@ -287,7 +311,7 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
     }
     this.controller = null;
     this.progress = null;
-    if (this.stopped) return () => {};
+    if (this.stopped) return noop;
     this.refreshCounts();
     const verdict =
       'summary' in outcome
@@ -295,7 +319,7 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
         : judgeError(outcome.error);
     const follow = this.followUp;
     this.followUp = null;
-    let next = () => {};
+    let next = noop;
     switch (verdict.phase) {
       case 'idle':
         if ('summary' in outcome && outcome.summary.ok)
@@ -342,6 +366,7 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
 
   /** Offline: no syncs, a probe after the current backoff (which then doubles). */
   private goOffline(problem: SchedulerProblem): void {
+    this.stopHeartbeat();
     this.phase = 'offline';
     this.problem = problem;
     this.clearDebounce();
@@ -382,6 +407,59 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
     })();
     this.probing = { promise, since };
     this.emit();
+  }
+
+  /** Phases in which the service answered last: a heartbeat may find it gone. */
+  private heartbeatDue(): boolean {
+    return (
+      this.active() &&
+      this.visible &&
+      this.options.heartbeatMs !== undefined &&
+      !this.running &&
+      !this.probing &&
+      (this.phase === 'idle' || (this.phase === 'error' && this.problem?.kind === 'network'))
+    );
+  }
+
+  private armHeartbeat(): void {
+    if (this.beat || !this.heartbeatDue()) return;
+    const handle = this.timers.setTimeout(() => {
+      if (this.beat && 'handle' in this.beat && this.beat.handle === handle) {
+        this.beat = null;
+        this.runHeartbeat();
+      }
+    }, this.options.heartbeatMs ?? 0);
+    this.beat = { handle };
+  }
+
+  private runHeartbeat(): void {
+    if (!this.heartbeatDue()) return;
+    const controller = new AbortController();
+    const beat = { controller };
+    this.beat = beat;
+    void (async () => {
+      let ok = false;
+      try {
+        ok = await this.options.probe(controller.signal);
+      } catch {
+        ok = false;
+      }
+      // A sync began meanwhile, the window was hidden, or the scheduler stopped: the answer is moot.
+      if (this.beat !== beat) return;
+      this.beat = null;
+      if (controller.signal.aborted || !this.heartbeatDue()) return;
+      if (ok) return this.armHeartbeat();
+      this.goOffline(OFFLINE);
+      this.emit();
+    })();
+  }
+
+  private stopHeartbeat(): void {
+    const beat = this.beat;
+    this.beat = null;
+    if (!beat) return;
+    if ('handle' in beat) this.timers.clearTimeout(beat.handle);
+    else beat.controller.abort();
   }
 
   private schedule(kind: 'sync' | 'probe', delayMs: number): void {
@@ -431,6 +509,8 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
     return new Date(ms).toISOString();
   }
 }
+
+const noop = () => {};
 
 function latest(a: string | null, b: string | null): string | null {
   if (a === null) return b;
