@@ -61,6 +61,9 @@ describe('the user data folder, options and the opener', () => {
     expect(() => parseArguments(['--port', '70000'], {})).toThrow(/0 to 65535/);
     expect(() => parseArguments(['--user-data'], {})).toThrow(/needs a value/);
     expect(() => parseArguments(['--bogus'], {})).toThrow(/unknown option --bogus/);
+    expect(parseArguments([], {}).demoScale).toBe('small');
+    expect(parseArguments(['--demo-scale', 'large'], {}).demoScale).toBe('large');
+    expect(() => parseArguments(['--demo-scale=huge'], {})).toThrow(/small, medium or large/);
   });
 
   it('opens a browser only where there is a display, with the system opener', () => {

@@ -158,6 +158,8 @@ interface Arguments {
   port: number;
   open: boolean;
   loopStats: boolean;
+  /** The demo's data size (small: a club's worth; large: for measuring, see test/bench/ui-host-bench.ts). */
+  demoScale: 'small' | 'medium' | 'large';
 }
 
 const USAGE = `Usage: npm start -- --browser [options]
@@ -167,6 +169,8 @@ Runs Vorort in browser mode: the app's page on http://127.0.0.1 with a token of 
   --port N          the port (default: any free one)
   --no-open         do not open the browser
   --loop-stats      on exit, print the longest block of the event loop (ms)
+  --demo-scale S    the demo's data: small (default), medium or large (for measuring;
+                    a new scale needs a new --user-data folder: the demo keeps its data)
 `;
 
 export function parseArguments(argv: string[], env: NodeJS.ProcessEnv = process.env): Arguments {
@@ -175,6 +179,7 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv = process.
     port: 0,
     open: true,
     loopStats: false,
+    demoScale: 'small',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
@@ -200,6 +205,13 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv = process.
       case '--loop-stats':
         args.loopStats = true;
         break;
+      case '--demo-scale': {
+        const scale = value();
+        if (scale !== 'small' && scale !== 'medium' && scale !== 'large')
+          throw new UsageError('--demo-scale must be small, medium or large');
+        args.demoScale = scale;
+        break;
+      }
       case '--browser':
         break;
       case '--help':
@@ -238,7 +250,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
 
   let mode: BrowserMode;
   try {
-    mode = await startBrowserMode({ userDataDir: args.userDataDir, port: args.port });
+    mode = await startBrowserMode({
+      userDataDir: args.userDataDir,
+      port: args.port,
+      demo: sandboxDemo({ scale: args.demoScale }),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const text =

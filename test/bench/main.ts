@@ -3,11 +3,13 @@
 import { outboxBench } from './outbox-bench';
 import { sandboxBench } from './sandbox-bench';
 import { syncBench } from './sync-bench';
+import { uiHostBench } from './ui-host-bench';
 
 const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
   sync: syncBench,
   sandbox: sandboxBench,
   outbox: outboxBench,
+  'ui-host': uiHostBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
