@@ -37,6 +37,8 @@ interface LoopFigures {
 
 export async function uiHostBench(): Promise<Record<string, unknown>> {
   const scale = (process.env.BENCH_SCALE ?? 'large') as Scale;
+  // UI_HOST_ONLY=service (for a CPU profile of the host's own share) skips the embedded demo.
+  const only = process.env.UI_HOST_ONLY;
   const service = await spawnSandbox(['--scale', scale, '--seed', '1', '--auto-approve']);
   let external: LoopFigures;
   try {
@@ -53,6 +55,7 @@ export async function uiHostBench(): Promise<Record<string, unknown>> {
   } finally {
     await service.stop();
   }
+  if (only === 'service') return { scale, service: external };
   const embedded = await measure(sandboxDemo({ scale }));
   return {
     scale,
