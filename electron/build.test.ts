@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../sandbox/server';
 import { SQLITE_BINDING_ENV } from '../sync/db/open';
 import { runSyncInWorker } from '../sync/pull/worker';
+import { sandboxDemo } from './demo';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'dist', 'electron');
@@ -40,7 +41,7 @@ describe('the Electron build', () => {
   it('is package.json’s main, and its packages all resolve from node_modules', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string };
     expect(resolve(ROOT, pkg.main)).toBe(join(OUT, 'main.mjs'));
-    for (const file of ['main.mjs', 'sync-worker.mjs']) {
+    for (const file of ['main.mjs', 'sync-worker.mjs', 'demo-worker.mjs']) {
       const names = packagesOf(readFileSync(join(OUT, file), 'utf8'));
       expect(names.length, file).toBeGreaterThan(0);
       for (const name of names) {
@@ -50,7 +51,39 @@ describe('the Electron build', () => {
     }
     // Nothing of the TypeScript runner: the app runs the built code only.
     expect(readFileSync(join(OUT, 'main.mjs'), 'utf8')).not.toContain('tsx');
+    // The demo's sandbox runs in its own worker: the main bundle finds it beside itself.
+    expect(readFileSync(join(OUT, 'main.mjs'), 'utf8')).toContain('"./demo-worker.mjs"');
+    expect(readFileSync(join(OUT, 'main.mjs'), 'utf8')).not.toContain('function startSandbox');
   });
+
+  it('runs the demo’s sandbox in the built worker, with better-sqlite3’s build named by the environment', async () => {
+    const workerUrl = pathToFileURL(join(OUT, 'demo-worker.mjs'));
+    const before = process.env[SQLITE_BINDING_ENV];
+    try {
+      process.env[SQLITE_BINDING_ENV] = join(
+        require.resolve('better-sqlite3/package.json'),
+        '..',
+        'build',
+        'Release',
+        'better_sqlite3.node',
+      );
+      const running = await sandboxDemo({ workerUrl }).start(dir);
+      try {
+        const answer = await fetch(`${running.baseUrl}/personal/selbst`);
+        expect(answer.status).toBe(401);
+      } finally {
+        await running.close();
+      }
+      // A build that is not there: the demo says so (the worker did use the environment's path).
+      process.env[SQLITE_BINDING_ENV] = join(dir, 'missing', 'better_sqlite3.node');
+      await expect(sandboxDemo({ workerUrl }).start(dir)).rejects.toThrow(
+        /could not start: .*missing/,
+      );
+    } finally {
+      if (before === undefined) delete process.env[SQLITE_BINDING_ENV];
+      else process.env[SQLITE_BINDING_ENV] = before;
+    }
+  }, 60_000);
 
   it('makes the preload CommonJS needing only electron, exposing the contract alone', () => {
     const code = readFileSync(join(OUT, 'preload.cjs'), 'utf8');
