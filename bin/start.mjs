@@ -89,15 +89,22 @@ function newest(paths) {
  */
 function findElectronApp() {
   const require = createRequire(import.meta.url);
-  let binary;
   try {
     require.resolve('electron');
-    binary = require('electron');
   } catch {
     return { why: 'Electron is not installed (an optional dependency)' };
   }
+  let binary;
+  try {
+    // The package answers its binary's path, and throws when the binary was never downloaded.
+    binary = require('electron');
+  } catch {
+    binary = null;
+  }
   if (typeof binary !== 'string' || !existsSync(binary))
-    return { why: "Electron's binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?)" };
+    return {
+      why: "Electron's binary is not downloaded (npm install skips it; node node_modules/electron/install.js fetches it)",
+    };
   const main = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).main;
   if (typeof main !== 'string' || !existsSync(join(ROOT, main)))
     return { why: 'the Electron app is not built' };

@@ -52,7 +52,7 @@ export function SignOutDialog({ open, onClose }: { open: boolean; onClose(): voi
           {lost === 0 ? <p>{t('signOut.nothingPending')}</p> : null}
           {loss.pending > 0 ? <p>{t('signOut.pending', { count: loss.pending })}</p> : null}
           {loss.parked > 0 ? <p>{t('signOut.parked', { count: loss.parked })}</p> : null}
-          <p>{t('signOut.keepText')}</p>
+          <p>{deleteLocal ? t('signOut.deleteText') : t('signOut.keepText')}</p>
           <label className="check">
             <input
               type="checkbox"

@@ -86,7 +86,7 @@ export function SigningIn({ state }: { state: AppState }) {
         <LanguageSwitch />
       </header>
       <main id="main" className="welcome" tabIndex={-1} aria-busy="true">
-        <h1>{t('signingIn.title')}</h1>
+        <h1>{state.account?.demo ? t('signingIn.demoTitle') : t('signingIn.title')}</h1>
         <p role="status">{state.account?.demo ? t('signingIn.demo') : t('signingIn.text')}</p>
         <div className="spinner" aria-hidden="true" />
       </main>
