@@ -3,7 +3,7 @@
 // redirects gets a code); close() stops it, the host ending never waits for it, and a thread that
 // fails is said in words.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +36,11 @@ describe('sandboxDemo', () => {
     try {
       expect(running.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/core\/v1$/);
       expect(existsSync(join(dir, 'sandbox.sqlite'))).toBe(true);
+      // The demo's data is the user's alone, like the replica (SQLite's -wal takes its mode).
+      for (const file of ['sandbox.sqlite', 'sandbox.sqlite-wal'].filter((f) =>
+        existsSync(join(dir, f)),
+      ))
+        expect(statSync(join(dir, file)).mode & 0o777, file).toBe(0o600);
       const url = new URL(running.authUrl);
       url.search = new URLSearchParams({
         response_type: 'code',

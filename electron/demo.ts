@@ -6,6 +6,7 @@
 // said in words (onStopped), not left as a hang.
 // Only this file and electron/browser-main.ts may start the sandbox (the lint rooms say so): the
 // worker's entry (demo-worker.ts) runs serveDemoSandbox from here.
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { RunningSandbox } from '../sandbox/server';
@@ -144,6 +145,10 @@ export async function serveDemoSandbox(): Promise<void> {
   const post = (message: DemoWorkerMessage) => port.postMessage(message);
   let sandbox: RunningSandbox;
   try {
+    // Demo data is personal-looking data too: the file (and SQLite's -wal/-shm beside it,
+    // which take its mode) is the user's alone, as the replica is.
+    closeSync(openSync(input.data, 'a', 0o600));
+    chmodSync(input.data, 0o600);
     const { startSandbox } = await import('../sandbox/server');
     sandbox = await startSandbox({
       host: '127.0.0.1',

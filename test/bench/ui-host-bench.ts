@@ -5,9 +5,9 @@
 // The longest block is measured from the first "syncing" to the sync's end, two ways: a 5 ms
 // timer's worst lateness, and perf_hooks' monitorEventLoopDelay (10 ms resolution).
 //
-// Two runs: `demo`, the embedded sandbox in this process as the app starts it (its answers are
-// built on this event loop too), and `service`, the same sandbox in a child process, as a real
-// service is: the host's own share. BENCH_SCALE changes the scale (default large).
+// Two runs: `demo`, the embedded sandbox as the app starts it (in a worker thread of this
+// process), and `service`, the same sandbox in a child process, as a real service is: the
+// host's own share. BENCH_SCALE changes the scale (default large).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
