@@ -4,6 +4,7 @@
 // file-based secret store's mode.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
@@ -70,22 +71,37 @@ describe('login through the loopback listener', () => {
     await expect(fetch(request.searchParams.get('redirect_uri') ?? '')).rejects.toThrow();
   });
 
-  it('refuses an answer with a wrong state, never exchanging its code', async () => {
-    const login = loopbackLogin({
+  it('refuses answers that are not this login’s (wrong or no state, an error without state, a path no URL can be made of) and still takes the real one', async () => {
+    const tokens = await loopbackLogin({
       account,
       openExternal: async (url) => {
-        const location = new URL(url);
-        const redirect = location.searchParams.get('redirect_uri') ?? '';
-        const answer = await fetch(`${redirect}?code=stolen&state=forged`);
-        expect(answer.status).toBe(400);
-        expect(await answer.text()).toContain('Sie können dieses Fenster schließen');
+        const redirect = new URL(url).searchParams.get('redirect_uri') ?? '';
+        const origin = new URL(redirect).origin;
+        for (const forged of [
+          `${redirect}?code=stolen&state=forged`,
+          `${redirect}?code=stolen`,
+          `${redirect}?error=server_error&error_description=Bitte%200800-123%20anrufen`,
+        ]) {
+          const answer = await fetch(forged);
+          expect(answer.status, forged).toBe(400);
+          expect(await answer.text()).toContain('Sie können dieses Fenster schließen');
+        }
+        // A request line whose path is `//`: the listener answers 400 and lives on.
+        const raw = await new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(new URL(origin).port), '127.0.0.1', () =>
+            socket.end('GET // HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+          );
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('end', () => resolve(text));
+          socket.on('error', reject);
+        });
+        expect(raw).toMatch(/^HTTP\/1\.1 400/);
+        // The real answer still arrives and is taken.
+        await browser()(url);
       },
     });
-    const error = await login.catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CoreFailure);
-    expect((error as CoreFailure).code).toBe('login_failed');
-    expect((error as CoreFailure).messages.de).toContain('state');
-    expect((error as CoreFailure).messages.en).toContain('wrong state');
+    expect((await ownRecord(tokens.accessToken)).status).toBe(200);
   });
 
   it('cancels after its time-out', async () => {

@@ -111,13 +111,26 @@ export async function loopbackLogin(input: LoopbackLoginInput): Promise<TokenSet
   };
 
   const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', redirectUri);
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', redirectUri);
+    } catch {
+      // A path no URL can be made of (`//`, `/\`): any local program may send one.
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request');
+      return;
+    }
     if (request.method !== 'GET' || url.pathname !== '/callback') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
     if (settled) {
       page(response, 410, 'done');
+      return;
+    }
+    // An answer without this login's state is not the service's (any page can send a request
+    // here): refused on its own, and the login goes on waiting for the real one.
+    if (url.searchParams.get('state') !== state) {
+      page(response, 400, 'refused');
       return;
     }
     void (async () => {
@@ -136,17 +149,6 @@ export async function loopbackLogin(input: LoopbackLoginInput): Promise<TokenSet
                   de: `Der Dienst hat die Anmeldung abgelehnt: ${words}`,
                   en: `The service refused the login: ${words}`,
                 }),
-        });
-        return;
-      }
-      if (url.searchParams.get('state') !== state) {
-        // A forged or stale answer (another login's): never exchanged.
-        page(response, 400, 'refused');
-        settle({
-          error: new CoreFailure('login_failed', {
-            de: 'Die Antwort des Browsers gehört nicht zu dieser Anmeldung (state stimmt nicht). Bitte erneut anmelden.',
-            en: 'The browser’s answer does not belong to this login (wrong state). Please sign in again.',
-          }),
         });
         return;
       }
