@@ -245,11 +245,18 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
   };
 }
 
+const TOKEN_KEY = 'vorort.token';
+
 /** The bridge for this page: Electron's preload if present, else the WebSocket of browser mode. */
 export function createBridge(): CoreBridge | { missing: 'token' } {
   if (window.vorort) return electronBridge(window.vorort);
-  const token = tokenFromHash(window.location.hash);
+  // The token leaves the address bar (and with it history, screenshots, a shared screen); the
+  // tab keeps it for a reload.
+  const token = tokenFromHash(window.location.hash) ?? window.sessionStorage.getItem(TOKEN_KEY);
   if (!token) return { missing: 'token' };
+  window.sessionStorage.setItem(TOKEN_KEY, token);
+  if (window.location.hash)
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return webSocketBridge({ url: `${scheme}//${window.location.host}/core`, token });
 }
