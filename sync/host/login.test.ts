@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import type { AccountInfo } from '../contract';
-import { CoreFailure } from '../core-error';
+import type { CoreFailure } from '../core-error';
 import { fileSecretStore } from './files';
 import { loopbackLogin, oauthBaseOf, oauthConfiguration } from './login';
 import { HostTokens, readStoredTokens } from './tokens';
