@@ -11,7 +11,7 @@
 // for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`)
 // in this thread and, through VORORT_SQLITE_BINDING, in the sync's worker threads.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   app,
@@ -30,6 +30,7 @@ import {
   type WebContents,
 } from 'electron';
 import type { AppState, CoreEvent } from '../sync/contract';
+import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
 import { openHostSession, type HostSession } from '../sync/host/session';
 import { sandboxDemo } from './demo';
 import { bindSessionToIpc } from './ipc';
@@ -51,34 +52,7 @@ export const APP_ORIGIN = `${SCHEME}://${HOST}`;
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** The page's policy: everything from the app itself, no inline scripts, no connections out. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "frame-src 'none'",
-  "worker-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.webmanifest': 'application/manifest+json',
-};
+export const CONTENT_SECURITY_POLICY = rendererPolicy();
 
 interface Arguments {
   userDataDir: string | null;
@@ -257,12 +231,9 @@ function serveRenderer(): void {
     try {
       if (!statSync(file).isFile()) throw new Error('not a file');
       const isIndex = file === join(root, 'index.html');
-      return answer(
-        200,
-        readFileSync(file),
-        TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-        { 'Cache-Control': isIndex ? 'no-store' : 'no-cache' },
-      );
+      return answer(200, readFileSync(file), contentTypeOf(file), {
+        'Cache-Control': isIndex ? 'no-store' : 'no-cache',
+      });
     } catch {
       const built = existsSync(join(root, 'index.html'));
       return answer(

@@ -4,7 +4,8 @@
 // whose name was re-pointed at 127.0.0.1, "DNS rebinding", is refused).
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, normalize, resolve, sep } from 'node:path';
+import { contentTypeOf, rendererPolicy } from './renderer-files';
 
 /** The hosts this server answers to (its own loopback names with its port). */
 export function loopbackHosts(port: number): string[] {
@@ -21,37 +22,8 @@ export function loopbackOrigins(port: number): string[] {
  * scripts, no plugins, no frames; the only connection is the WebSocket back to this server.
  */
 export function contentSecurityPolicy(port: number): string {
-  const sockets = loopbackHosts(port).map((host) => `ws://${host}`);
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ${sockets.join(' ')}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return rendererPolicy(loopbackHosts(port).map((host) => `ws://${host}`));
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-};
 
 /** Headers of every answer, files and refusals alike. */
 export function securityHeaders(port: number): Record<string, string> {
@@ -137,7 +109,7 @@ export function serveRenderer(
   const isIndex = file === index;
   response.writeHead(200, {
     ...securityHeaders(port),
-    'Content-Type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Type': contentTypeOf(file),
     // index.html names the current build's files: never from a cache. Hashed assets may be
     // revalidated (a rebuild replaces them under new names).
     'Cache-Control': isIndex ? 'no-store' : 'no-cache',
