@@ -1,0 +1,161 @@
+// The service's wall clock (Europe/Berlin) for exports, whatever zone this machine is in: an
+// export made in New York must say 10:00 for a course at 10:00 in Berlin. Offsets follow the EU
+// rule (summer time from the last Sunday of March to the last Sunday of October, 01:00 UTC), in
+// force in Germany since 1996; earlier instants ask Intl. Plain arithmetic: 10,000 hour entries
+// are formatted in milliseconds, where Intl.DateTimeFormat takes a good part of a second.
+
+export const SERVICE_ZONE = 'Europe/Berlin';
+
+export const HOUR_MS = 3_600_000;
+const MINUTE = 60_000;
+
+/** 01:00 UTC of the last Sunday of a month (month 0-based). */
+function lastSundayAtOneUtc(year: number, month: number): number {
+  const lastDay = new Date(Date.UTC(year, month + 1, 0));
+  const sunday = lastDay.getUTCDate() - lastDay.getUTCDay();
+  return Date.UTC(year, month, sunday, 1);
+}
+
+const transitions = new Map<number, [number, number]>();
+
+function summerTime(year: number): [number, number] {
+  let span = transitions.get(year);
+  if (!span) {
+    span = [lastSundayAtOneUtc(year, 2), lastSundayAtOneUtc(year, 9)];
+    transitions.set(year, span);
+  }
+  return span;
+}
+
+const intlOffset = new Intl.DateTimeFormat('en-US', {
+  timeZone: SERVICE_ZONE,
+  timeZoneName: 'longOffset',
+});
+
+/** Minutes Berlin is ahead of UTC at the instant (60 or 120 since 1996). */
+export function berlinOffsetMinutes(ms: number): number {
+  const year = new Date(ms).getUTCFullYear();
+  if (year >= 1996 && year < 10000) {
+    const [start, end] = summerTime(year);
+    return ms >= start && ms < end ? 120 : 60;
+  }
+  const name = intlOffset.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  if (!match) return 60;
+  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+}
+
+export interface WallClock {
+  year: number;
+  /** 1-12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  /** 0 = Sunday */
+  weekday: number;
+}
+
+/** The Berlin wall clock at an instant. */
+export function berlinWallClock(ms: number): WallClock {
+  const shifted = new Date(ms + berlinOffsetMinutes(ms) * MINUTE);
+  return {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+    weekday: shifted.getUTCDay(),
+  };
+}
+
+/**
+ * The instant of a Berlin wall-clock time. A time in the spring gap (02:30 on the last Sunday of
+ * March) is read with the winter offset, i.e. an hour later; a time of the autumn hour that comes
+ * twice is its first (summer time) occurrence.
+ */
+export function berlinInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): number {
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const summer = asUtc - 120 * MINUTE;
+  if (berlinOffsetMinutes(summer) === 120) return summer;
+  return asUtc - berlinOffsetMinutes(asUtc - 60 * MINUTE) * MINUTE;
+}
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * The instant a date-time of the service means: with an offset or Z as written; without one as
+ * Berlin wall-clock time (never this machine's zone); a bare date as Berlin midnight. Null for
+ * anything else.
+ */
+export function serviceInstant(text: string | null | undefined): number | null {
+  if (!text) return null;
+  const match = DATE_TIME.exec(text.trim());
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s, zone] = match;
+  const fields = [
+    Number(y),
+    Number(mo),
+    Number(d),
+    Number(h ?? 0),
+    Number(mi ?? 0),
+    Number(s ?? 0),
+  ];
+  if (!zone) {
+    const ms = berlinInstant(fields[0]!, fields[1]!, fields[2]!, fields[3], fields[4], fields[5]);
+    return Number.isFinite(ms) ? ms : null;
+  }
+  const ms = Date.parse(
+    `${y}-${mo}-${d}T${h ?? '00'}:${mi ?? '00'}:${s ?? '00'}${normalZone(zone)}`,
+  );
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function normalZone(zone: string): string {
+  if (zone.toUpperCase() === 'Z') return 'Z';
+  const digits = zone.slice(1).replace(':', '');
+  return `${zone[0]}${digits.slice(0, 2)}:${(digits.slice(2) || '00').padEnd(2, '0')}`;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** YYYY-MM-DD of the Berlin day of an instant. */
+export function berlinIsoDate(ms: number): string {
+  const c = berlinWallClock(ms);
+  return `${c.year}-${two(c.month)}-${two(c.day)}`;
+}
+
+/** dd.mm.yyyy of the Berlin day of an instant. */
+export function berlinGermanDate(ms: number): string {
+  const c = berlinWallClock(ms);
+  return `${two(c.day)}.${two(c.month)}.${c.year}`;
+}
+
+/** HH:MM of the Berlin wall clock at an instant. */
+export function berlinTime(ms: number): string {
+  const c = berlinWallClock(ms);
+  return `${two(c.hour)}:${two(c.minute)}`;
+}
+
+/** A calendar date YYYY-MM-DD as dd.mm.yyyy (no zone involved); other text as it is. */
+export function germanDate(isoDate: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : isoDate;
+}
+
+/** Whether YYYY-MM-DD names a real calendar day. */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}

@@ -1,0 +1,288 @@
+// The attendance list of one course as a PDF (pdfkit, A4): the same bytes for the command line,
+// the desktop app and browser mode, on a machine without any browser. Every page repeats the
+// course's header and the table's head and ends with "Seite n von m". DejaVu Sans (a font
+// package, embedded as a subset) writes every name a relief organisation meets (umlauts, ß, Ł, ş,
+// ő, Cyrillic); a long name wraps inside its cell, or is set smaller, and never runs over.
+// Output is deterministic for a given export time (pdfkit derives the file id from CreationDate).
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import { berlinGermanDate, berlinIsoDate, berlinTime, berlinWallClock } from './berlin';
+import type { CourseDateRecord, CourseInfo, ParticipantRecord } from './read';
+
+const require = createRequire(import.meta.url);
+const FONTS = {
+  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf'),
+  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf'),
+  italic: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Oblique.ttf'),
+};
+
+type Language = 'de' | 'en';
+
+const WORDS = {
+  de: {
+    title: 'Anwesenheitsliste',
+    number: 'Kursnummer',
+    courseType: 'Kursart',
+    dates: 'Termine',
+    location: 'Ort',
+    trainers: 'Ausbilder/in',
+    client: 'Auftraggeber',
+    columns: ['Nr.', 'Name', 'Firma', 'Geburtsdatum', 'Unterschrift'],
+    none: 'Keine Teilnehmenden angemeldet.',
+    page: (n: number, of: number) => `Seite ${n} von ${of}`,
+    made: (day: string, time: string) => `Erstellt am ${day} um ${time} Uhr mit Vorort`,
+    weekdays: ['So', 'Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa'],
+    untitled: 'Kurs ohne Titel',
+  },
+  en: {
+    title: 'Attendance list',
+    number: 'Course number',
+    courseType: 'Course type',
+    dates: 'Dates',
+    location: 'Location',
+    trainers: 'Trainers',
+    client: 'Client',
+    columns: ['No.', 'Name', 'Company', 'Date of birth', 'Signature'],
+    none: 'No participants registered.',
+    page: (n: number, of: number) => `Page ${n} of ${of}`,
+    made: (day: string, time: string) => `Created on ${day} at ${time} with Vorort`,
+    weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
+    untitled: 'Untitled course',
+  },
+} as const;
+
+export interface AttendanceInput {
+  course: CourseInfo;
+  dates: readonly CourseDateRecord[];
+  participants: readonly ParticipantRecord[];
+  language: Language;
+  /** The export time: written on every page and as the file's creation date. */
+  now: Date;
+}
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = { left: 42, right: 42, top: 40, bottom: 48 };
+const CONTENT_WIDTH = A4.width - MARGIN.left - MARGIN.right;
+/** #, name, company, birthday, signature (the rest). */
+const COLUMNS = [26, 150, 112, 76];
+const SIGNATURE_WIDTH = CONTENT_WIDTH - COLUMNS.reduce((sum, w) => sum + w, 0);
+const PAD = 4;
+const ROW_MIN = 30;
+const BODY_SIZE = 10;
+const FOOTER_Y = A4.height - 32;
+
+/** "Sa 17.10.2026, 08:30–16:30" (German) or "Sat 2026-10-17, 08:30–16:30". */
+export function dateLine(date: CourseDateRecord, language: Language): string {
+  const words = WORDS[language];
+  const weekday = words.weekdays[berlinWallClock(date.start).weekday];
+  const day = language === 'de' ? berlinGermanDate(date.start) : berlinIsoDate(date.start);
+  const endsOtherDay = date.end !== null && berlinIsoDate(date.end) !== berlinIsoDate(date.start);
+  const end =
+    date.end === null
+      ? ''
+      : endsOtherDay
+        ? `–${language === 'de' ? berlinGermanDate(date.end) : berlinIsoDate(date.end)} ${berlinTime(date.end)}`
+        : `–${berlinTime(date.end)}`;
+  return `${weekday} ${day}, ${berlinTime(date.start)}${end}`;
+}
+
+export async function renderAttendancePdf(input: AttendanceInput): Promise<Uint8Array> {
+  const words = WORDS[input.language];
+  const { course } = input;
+  const title = course.title?.trim() || words.untitled;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: MARGIN,
+    bufferPages: true,
+    autoFirstPage: false,
+    lang: input.language === 'de' ? 'de-DE' : 'en-GB',
+    info: {
+      Title: `${words.title}: ${title}${course.courseNumber ? ` (${course.courseNumber})` : ''}`,
+      Creator: 'Vorort',
+      Producer: 'Vorort (PDFKit)',
+      CreationDate: input.now,
+      ModDate: input.now,
+    },
+  });
+  doc.registerFont('regular', FONTS.regular);
+  doc.registerFont('bold', FONTS.bold);
+  doc.registerFont('italic', FONTS.italic);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+
+  const details: [string, string][] = [
+    [words.dates, input.dates.map((d) => dateLine(d, input.language)).join('; ') || '–'],
+    [words.location, course.location ?? '–'],
+    [words.trainers, course.trainers.join(', ') || '–'],
+    ...(course.courseType ? [[words.courseType, course.courseType] as [string, string]] : []),
+    ...(course.client ? [[words.client, course.client] as [string, string]] : []),
+  ];
+
+  /** The course's header and the table's head at the top of a new page; answers where rows begin. */
+  const newPage = (): number => {
+    doc.addPage();
+    let y = MARGIN.top;
+    doc.font('bold').fontSize(16).fillColor('#000');
+    doc.text(words.title, MARGIN.left, y, { width: CONTENT_WIDTH * 0.6, lineBreak: false });
+    if (course.courseNumber) {
+      doc.font('bold').fontSize(12);
+      doc.text(`${words.number} ${course.courseNumber}`, MARGIN.left, y + 4, {
+        width: CONTENT_WIDTH,
+        align: 'right',
+        lineBreak: false,
+      });
+    }
+    y += 24;
+    doc.font('bold').fontSize(13);
+    y = writeWrapped(doc, title, MARGIN.left, y, CONTENT_WIDTH) + 4;
+    const labelWidth = 78;
+    for (const [label, value] of details) {
+      doc.font('bold').fontSize(9.5);
+      doc.text(`${label}:`, MARGIN.left, y, { width: labelWidth, lineBreak: false });
+      doc.font('regular').fontSize(9.5);
+      y = writeWrapped(doc, value, MARGIN.left + labelWidth, y, CONTENT_WIDTH - labelWidth) + 2;
+    }
+    y += 8;
+    // The table's head: a grey band.
+    const headHeight = 18;
+    doc.rect(MARGIN.left, y, CONTENT_WIDTH, headHeight).fill('#e6e6e6');
+    doc.fillColor('#000').font('bold');
+    let x = MARGIN.left;
+    words.columns.forEach((label, index) => {
+      const width = COLUMNS[index] ?? SIGNATURE_WIDTH;
+      // One line each: a head that does not fit is set smaller.
+      let size = 9.5;
+      while (size > 6 && doc.fontSize(size).widthOfString(label) > width - 2 * PAD) size -= 0.5;
+      doc.text(label, x + PAD, y + 4.5, { width: width - 2 * PAD, lineBreak: false });
+      x += width;
+    });
+    return y + headHeight;
+  };
+
+  const bottom = A4.height - MARGIN.bottom;
+  let y = newPage();
+  if (input.participants.length === 0) {
+    doc.font('italic').fontSize(BODY_SIZE).fillColor('#555');
+    doc.text(words.none, MARGIN.left + PAD, y + 8, { width: CONTENT_WIDTH - 2 * PAD });
+    doc.fillColor('#000');
+    y += 28;
+  }
+  input.participants.forEach((person, index) => {
+    const cells = cellsOf(person, index + 1, input.language);
+    const layout = cells.map((text, column) => fitCell(doc, text, column));
+    const height = Math.max(ROW_MIN, ...layout.map((l) => l.height + 2 * PAD));
+    if (y + height > bottom) y = newPage();
+    let x = MARGIN.left;
+    layout.forEach((cell, column) => {
+      const width = COLUMNS[column]!;
+      doc
+        .font(column === 1 ? 'bold' : 'regular')
+        .fontSize(cell.size)
+        .fillColor('#000');
+      doc.text(cells[column]!, x + PAD, y + PAD, { width: width - 2 * PAD });
+      x += width;
+    });
+    drawRowLines(doc, y, height);
+    y += height;
+  });
+  // The rest of the last page: empty rows for people who come unannounced.
+  while (y + ROW_MIN <= bottom) {
+    drawRowLines(doc, y, ROW_MIN);
+    y += ROW_MIN;
+  }
+
+  const range = doc.bufferedPageRange();
+  const made = words.made(
+    input.language === 'de'
+      ? berlinGermanDate(input.now.getTime())
+      : berlinIsoDate(input.now.getTime()),
+    berlinTime(input.now.getTime()),
+  );
+  for (let page = 0; page < range.count; page += 1) {
+    doc.switchToPage(range.start + page);
+    // Below the bottom margin: without this pdfkit would begin a new page for the footer.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font('regular').fontSize(8).fillColor('#444');
+    doc.text(made, MARGIN.left, FOOTER_Y, { width: CONTENT_WIDTH / 2, lineBreak: false });
+    doc.text(words.page(page + 1, range.count), MARGIN.left, FOOTER_Y, {
+      width: CONTENT_WIDTH,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = margin;
+  }
+  doc.end();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+function cellsOf(person: ParticipantRecord, number: number, language: Language): string[] {
+  const name = [person.lastName, person.firstName].filter((part) => part.trim()).join(', ');
+  const birthday = person.birthday
+    ? language === 'de'
+      ? person.birthday.split('-').reverse().join('.')
+      : person.birthday
+    : '';
+  return [String(number), name || '–', person.company ?? '', birthday];
+}
+
+/** The size a cell's text is set in: 10 pt up to two lines, else smaller (down to 7.5 pt). */
+function fitCell(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  column: number,
+): { size: number; height: number } {
+  const width = COLUMNS[column]! - 2 * PAD;
+  doc.font(column === 1 ? 'bold' : 'regular');
+  let measured = { size: BODY_SIZE, height: 0 };
+  for (const size of [BODY_SIZE, 9, 8, 7.5]) {
+    doc.fontSize(size);
+    const height = doc.heightOfString(text, { width });
+    measured = { size, height };
+    if (height <= doc.currentLineHeight(true) * 2 + 0.5) break;
+  }
+  return measured;
+}
+
+/** A row's frame: the line under it, the column rules, and the signature line. */
+function drawRowLines(doc: PDFKit.PDFDocument, y: number, height: number): void {
+  doc.save();
+  doc.lineWidth(0.5).strokeColor('#999');
+  doc
+    .moveTo(MARGIN.left, y + height)
+    .lineTo(MARGIN.left + CONTENT_WIDTH, y + height)
+    .stroke();
+  let x = MARGIN.left;
+  for (const width of [0, ...COLUMNS, SIGNATURE_WIDTH]) {
+    x += width;
+    doc
+      .moveTo(x, y)
+      .lineTo(x, y + height)
+      .stroke();
+  }
+  const signatureX = MARGIN.left + CONTENT_WIDTH - SIGNATURE_WIDTH;
+  doc.lineWidth(0.6).strokeColor('#333');
+  doc
+    .moveTo(signatureX + 8, y + height - 7)
+    .lineTo(MARGIN.left + CONTENT_WIDTH - 8, y + height - 7)
+    .stroke();
+  doc.restore();
+}
+
+/** Writes wrapped text at (x, y) and answers the y below it. */
+function writeWrapped(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+): number {
+  const height = doc.heightOfString(text, { width });
+  doc.text(text, x, y, { width });
+  return y + height;
+}

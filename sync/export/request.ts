@@ -1,0 +1,84 @@
+// What an export asks for: the schema lives in the contract (sync/contract/export.ts: the
+// renderer checks a request with it too), one place for the command line, the desktop app and
+// browser mode, so each gets the same file for the same request. Here: the combinations that make
+// no file, refused in words (checkCombination) before the replica is read.
+import {
+  EXPORT_FORMATS,
+  EXPORT_SUBJECTS,
+  exportRequestSchema,
+  type ExportFormat,
+  type ExportRequest,
+  type ExportRequestInput,
+  type ExportSubject,
+} from '../contract';
+import { invalid } from '../core-error';
+
+export {
+  EXPORT_FORMATS,
+  EXPORT_SUBJECTS,
+  exportRequestSchema,
+  type ExportFormat,
+  type ExportRequest,
+  type ExportRequestInput,
+  type ExportSubject,
+};
+
+/** What each format can hold. */
+const SUPPORTED: Record<ExportFormat, readonly ExportSubject[]> = {
+  ics: ['courses', 'hours', 'events', 'all'],
+  csv: ['courses', 'hours', 'events', 'participants'],
+  pdf: ['participants'],
+};
+
+const SUBJECT_WORDS: Record<ExportSubject, [string, string]> = {
+  courses: ['Kurse', 'courses'],
+  hours: ['Helferstunden', 'volunteer hours'],
+  events: ['Termine des Kalender-Feeds', 'events of the calendar feed'],
+  participants: ['Teilnehmende', 'participants'],
+  all: ['alles', 'everything'],
+};
+
+/** Refuses what no file can hold, in both languages (invalid_arguments). */
+export function checkCombination(request: ExportRequest): void {
+  const [de, en] = SUBJECT_WORDS[request.what];
+  if (!SUPPORTED[request.format].includes(request.what)) {
+    const hint =
+      request.format === 'pdf'
+        ? [
+            'Als PDF gibt es die Anwesenheitsliste eines Kurses (--what participants --course ID).',
+            'PDF is the attendance list of one course (--what participants --course ID).',
+          ]
+        : request.format === 'ics'
+          ? [
+              'Teilnehmende gibt es als CSV oder als Anwesenheitsliste (PDF).',
+              'Participants come as CSV or as the attendance list (PDF).',
+            ]
+          : [
+              'Eine CSV-Datei enthält eine Art von Zeilen: courses, hours, events oder participants.',
+              'A CSV file holds one kind of rows: courses, hours, events or participants.',
+            ];
+    throw invalid(
+      `Die Auswahl „${request.what}“ (${de}) gibt es nicht als ${request.format.toUpperCase()}. ${hint[0]}`,
+      `"${request.what}" (${en}) cannot be exported as ${request.format.toUpperCase()}. ${hint[1]}`,
+      'what',
+    );
+  }
+  if (request.what === 'participants' && !request.courseId)
+    throw invalid(
+      'Für Teilnehmende fehlt der Kurs (courseId, --course ID).',
+      'Participants need a course (courseId, --course ID).',
+      'courseId',
+    );
+  if (request.courseId && request.what !== 'participants' && request.what !== 'courses')
+    throw invalid(
+      `Ein Kurs (courseId) passt nur zu courses oder participants, nicht zu ${request.what}.`,
+      `A course (courseId) goes with courses or participants only, not with ${request.what}.`,
+      'courseId',
+    );
+  if (request.from && request.until && request.from > request.until)
+    throw invalid(
+      `Der Zeitraum ist leer: ${request.from} liegt nach ${request.until}.`,
+      `The range is empty: ${request.from} is after ${request.until}.`,
+      'from',
+    );
+}

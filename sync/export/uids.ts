@@ -1,0 +1,102 @@
+// Calendar UIDs and SEQUENCE numbers of exported entries. A calendar program recognises an entry
+// it imported before by its UID and takes a new version of it only with a higher SEQUENCE, so:
+//
+// - UIDs derive from the service's ids, qualified by the organisation and the service's host, so
+//   the entries of two organisations or two services never collide:
+//     course date   course-date-<date id>@org-<organisation id>.<service host>
+//     hour entry    hours-<entry id>@org-<organisation id>.<service host>
+//     feed event    the feed's own UID (the service's, as in a subscribed feed)
+//   The host is the one the replica was last synced from (replica_meta service_host); the part
+//   after @ is fixed in the replica (export_uid_domain) once the organisation and host are known,
+//   so later exports keep the same UIDs.
+// - A record created offline has no service id yet: course-<local id>-date-<n> (its n-th date by
+//   start) and hours-<local id>. Once the service has accepted it (id_map) it is exported under its
+//   service id, unless its local UID was exported already: then that UID stays, so the calendar
+//   updates the entry instead of showing it twice.
+// - SEQUENCE: export_uids keeps a digest of each entry's content as last exported; an entry whose
+//   digest changed since gets the next SEQUENCE (the feed's own SEQUENCE, where higher, wins).
+import { createHash } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
+
+const DOMAIN_KEY = 'export_uid_domain';
+const FALLBACK_HOST = 'vorort.invalid';
+
+const meta = (sqlite: BetterSqlite3.Database, key: string) =>
+  sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
+    string | undefined;
+
+/** Letters, digits, dots and dashes only: what may stand after the @ of a UID. */
+const uidSafe = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '') || 'x';
+
+/** The part after @ of every UID this replica exports (see above). */
+export function uidDomain(sqlite: BetterSqlite3.Database): string {
+  const fixed = meta(sqlite, DOMAIN_KEY);
+  if (fixed) return fixed;
+  const orgId = sqlite.prepare("SELECT id FROM singletons WHERE key = 'orga'").pluck().get() as
+    string | undefined;
+  const host = meta(sqlite, 'service_host');
+  const domain = `org-${uidSafe(orgId ?? 'unknown')}.${host ? uidSafe(host) : FALLBACK_HOST}`;
+  if (orgId && host)
+    sqlite
+      .prepare('INSERT OR IGNORE INTO replica_meta (key, value) VALUES (?, ?)')
+      .run(DOMAIN_KEY, domain);
+  return domain;
+}
+
+/** The local ids of records created offline that the service has accepted, by their service id. */
+export function localIdsOf(
+  sqlite: BetterSqlite3.Database,
+  recordType: string,
+): Map<string, string> {
+  const rows = sqlite
+    .prepare('SELECT service_id, local_id FROM id_map WHERE record_type = ?')
+    .raw(true)
+    .all(recordType) as [string, string][];
+  return new Map(rows);
+}
+
+/** Whether an entry with this UID was exported before. */
+export function wasExported(sqlite: BetterSqlite3.Database): (uid: string) => boolean {
+  const statement = sqlite.prepare('SELECT 1 FROM export_uids WHERE uid = ?').pluck();
+  return (uid) => statement.get(uid) !== undefined;
+}
+
+/** A short digest of an entry's content (its fields in a fixed order). */
+export function contentDigest(fields: readonly unknown[]): string {
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64url').slice(0, 22);
+}
+
+/**
+ * The SEQUENCE of each entry for this export, in one transaction: 0 (or the feed's) for a new
+ * UID, the same for an unchanged one, one more for one whose content changed since.
+ */
+export function assignSequences(
+  sqlite: BetterSqlite3.Database,
+  entries: readonly { uid: string; digest: string; minimum?: number }[],
+  exportedAt: string,
+): number[] {
+  const read = sqlite.prepare('SELECT digest, sequence FROM export_uids WHERE uid = ?').raw(true);
+  const write = sqlite.prepare(
+    `INSERT INTO export_uids (uid, digest, sequence, exported_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (uid) DO UPDATE SET digest = excluded.digest, sequence = excluded.sequence,
+       exported_at = excluded.exported_at`,
+  );
+  return sqlite.transaction(() =>
+    entries.map(({ uid, digest, minimum = 0 }) => {
+      const known = read.get(uid) as [string, number] | undefined;
+      if (!known) {
+        write.run(uid, digest, minimum, exportedAt);
+        return minimum;
+      }
+      const [lastDigest, lastSequence] = known;
+      if (lastDigest === digest && lastSequence >= minimum) return lastSequence;
+      const next = Math.max(lastDigest === digest ? lastSequence : lastSequence + 1, minimum);
+      write.run(uid, digest, next, exportedAt);
+      return next;
+    }),
+  )();
+}
