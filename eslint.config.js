@@ -85,17 +85,35 @@ export default tseslint.config(
   ),
   // The parts of sync/, lowest first: each may import only the parts below it (tests may cross).
   // host: the app session and browser mode's server, above dispatch and scheduler, below cli.
+  // export: files from the replica (issue 13), beside queries: it reads db (queries' helpers, the
+  // feed's address from pull); dispatch, the host and the CLI call it.
   ...syncParts([
     [
       'contract',
-      ['api', 'auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli'],
+      [
+        'api',
+        'auth',
+        'db',
+        'outbox',
+        'pull',
+        'queries',
+        'export',
+        'dispatch',
+        'scheduler',
+        'host',
+        'cli',
+      ],
     ],
-    ['api', ['auth', 'db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
-    ['auth', ['db', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
-    ['db', ['auth', 'outbox', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
-    ['outbox', ['auth', 'pull', 'queries', 'dispatch', 'scheduler', 'host', 'cli']],
-    ['pull', ['queries', 'dispatch', 'scheduler', 'host', 'cli']],
-    ['queries', ['dispatch', 'scheduler', 'host', 'cli']],
+    [
+      'api',
+      ['auth', 'db', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli'],
+    ],
+    ['auth', ['db', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['db', ['auth', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['outbox', ['auth', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['pull', ['queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['queries', ['export', 'dispatch', 'scheduler', 'host', 'cli']],
+    ['export', ['api', 'auth', 'outbox', 'dispatch', 'scheduler', 'host', 'cli']],
     ['dispatch', ['scheduler', 'host', 'cli']],
     ['scheduler', ['dispatch', 'host', 'cli']],
     ['host', ['cli']],

@@ -9,6 +9,8 @@ import { z } from 'zod';
 export * from './contract/commands';
 // The host's calls (account, login, demo, sign-out, sync now): sync/contract/host.ts.
 export * from './contract/host';
+// Export (.ics, CSV, the attendance PDF) and the private calendar feed: sync/contract/export.ts.
+export * from './contract/export';
 import type { HostEvent } from './contract/host';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
@@ -41,6 +43,20 @@ export const queries = {
     sort: z.enum(['date', 'title', 'number']).default('date'),
     ...page,
   }),
+  /**
+   * One row per course date (a trainer's day plan), oldest first (by start, then id): the
+   * courses.list filters (from/until on the date's day, trainer, search), courses deleted here
+   * left out, and `anchor` (a day): the result says at which row that day begins (today first on
+   * open).
+   */
+  'courses.days': z.object({
+    from: isoDate.optional(),
+    until: isoDate.optional(),
+    trainerId: z.union([id, z.literal('self')]).optional(),
+    search: z.string().max(100).optional(),
+    anchor: isoDate.optional(),
+    ...page,
+  }),
   'courses.get': z.object({ id }),
   'participations.list': z.object({ courseId: id, includeCancelled: z.boolean().default(true) }),
   'hours.list': z.object({
@@ -56,11 +72,40 @@ export const queries = {
     year: z.number().int().min(1900).max(2200).optional(),
   }),
   'hours.types': z.object({ activeOnly: z.boolean().default(false) }),
+  /**
+   * Totals per year of `von` (newest first), for one person (default: everyone in the replica).
+   * `self` counts the own entries created here too (the service sets their user).
+   */
+  'hours.years': z.object({ userId: z.union([id, z.literal('self')]).optional() }),
+  /**
+   * Occasions (Anlässe) for an hours entry, not deleted here: search anywhere in the description
+   * (ASCII case-insensitive), newest `datum` first.
+   */
+  'hours.occasions': z.object({
+    search: z.string().max(100).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+  }),
+  /**
+   * Course days the signed-in trainer taught (courses not cancelled; date begun by now; its day
+   * in from/until, default the last 60 days to today) without an own hours entry (not deleted)
+   * whose `von` falls on that day, as the service means days (Europe/Berlin): offered as
+   * one-click drafts, newest first.
+   */
+  'hours.suggestions': z.object({ from: isoDate.optional(), until: isoDate.optional() }),
   'calendars.list': z.object({}),
   'notifications.list': z.object({ unreadOnly: z.boolean().default(false) }),
   'reference.get': z.object({}),
   'clients.list': z.object({ search: z.string().max(100).optional() }),
   'clients.participants': z.object({ clientId: id }),
+  /**
+   * Companies known to the replica (from participations), for a walk-in's company: search
+   * anywhere in the name (ASCII case-insensitive; umlauts as typed), names beginning with it
+   * first, then by name.
+   */
+  'companies.list': z.object({
+    search: z.string().max(100).optional(),
+    limit: z.number().int().min(1).max(200).default(20),
+  }),
   'forms.list': z.object({ typ: z.enum(['d', 't', 'k', 'm', 'u']), id }),
   /** One search box over people, courses and participants. */
   search: z.object({
@@ -154,9 +199,22 @@ export interface CourseListItem {
   maxParticipants: number | null;
   /** Participations in the replica that are not cancelled. */
   participants: number;
+  /** The client's name (the company or body that ordered the course). */
+  client: string | null;
 }
 
-export interface CourseDetail extends CourseListItem {
+/** One date of a course, with its course's list fields (courses.days). */
+export interface CourseDayItem extends Omit<CourseListItem, 'id'> {
+  courseId: string;
+  dateId: string;
+  from: string | null;
+  to: string | null;
+  /** This date's place among the course's dates (1-based), and how many it has. */
+  dayNumber: number;
+  dayCount: number;
+}
+
+export interface CourseDetail extends Omit<CourseListItem, 'client'> {
   attributes: Record<string, unknown>;
   dates: { id: string; from: string | null; to: string | null }[];
   location: Record<string, unknown> | null;
@@ -180,8 +238,13 @@ export interface ParticipationItem {
   lastName: string | null;
   status: string | null;
   attended: boolean | null;
+  /** The company's name; a company created with this participation (not sent yet) has it too. */
   company: string | null;
+  /** The UVT's short name. */
   uvt: string | null;
+  /** The company's id (`new-…` while a company created with the participation is not sent). */
+  companyId: string | null;
+  uvtId: string | null;
   attributes: Record<string, unknown>;
 }
 
@@ -197,6 +260,11 @@ export interface HoursItem {
   anlass: string | null;
   anlassTyp: string | null;
   typ: string | null;
+  /** The occasion's and the type's ids (an edit form's choices). */
+  anlassId: string | null;
+  typId: string | null;
+  bemerkung: string | null;
+  anfahrtKm: number | null;
 }
 
 export interface HoursSummary {
@@ -312,11 +380,47 @@ export interface QueryResults {
   'personnel.get': PersonDetail | null;
   'personnel.countByStatus': Record<string, number>;
   'courses.list': Paged<CourseListItem>;
+  'courses.days': Paged<CourseDayItem> & {
+    /** The first row on or after `anchor` (total when none is; 0 without an anchor). */
+    anchorIndex: number;
+  };
   'courses.get': CourseDetail | null;
   'participations.list': ParticipationItem[];
   'hours.list': Paged<HoursItem> & { totalStunden: number };
   'hours.summary': HoursSummary;
   'hours.types': { id: string; bezeichnung: string | null; aktiv: boolean }[];
+  'hours.years': { year: number; stunden: number; entries: number }[];
+  'hours.occasions': {
+    id: string;
+    localState: LocalState;
+    typ: string | null;
+    beschreibung: string | null;
+    datum: string | null;
+    /**
+     * The course the occasion is about: its `referenz` when that is a course; else, for typ
+     * `kurs`, the course whose number the description names in parentheses, as the service's
+     * own course occasions write it ("Erste Hilfe (EH-2026-17)"; drafts should too). Null: none.
+     */
+    courseId: string | null;
+  }[];
+  'hours.suggestions': {
+    courseId: string;
+    title: string | null;
+    courseNumber: string | null;
+    dateId: string;
+    from: string;
+    to: string | null;
+    /**
+     * The date's length in hours, rounded to a quarter, at least 0.25, as the draft's stunden; a
+     * date without an end (or not after its start) gives 0.25 for the trainer to correct.
+     */
+    stunden: number;
+    /**
+     * An occasion of the replica about this course (as hours.occasions' courseId), the newest,
+     * for the draft; null: one is to be created (typ kurs, "Title (Number)").
+     */
+    occasionId: string | null;
+  }[];
   'calendars.list': {
     id: string;
     localState: LocalState;
@@ -355,6 +459,12 @@ export interface QueryResults {
     status: string | null;
   }[];
   'forms.list': { titel: string | null; aktion: unknown }[];
+  'companies.list': {
+    id: string;
+    name: string | null;
+    uvtId: string | null;
+    uvt: string | null;
+  }[];
   search: {
     people: { id: string; label: string }[];
     courses: { id: string; label: string }[];

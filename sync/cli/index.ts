@@ -1,6 +1,7 @@
 // The core's commands of the `vorort` command line.
 import type { Command } from 'commander';
 import { registerCallCommand } from './call-command';
+import { registerExportCommand } from './export-command';
 import { registerQueueCommand } from './queue-command';
 import { registerStatusCommand } from './status-command';
 import { registerSyncCommand } from './sync-command';
@@ -10,4 +11,5 @@ export function registerCoreCommands(program: Command): void {
   registerStatusCommand(program);
   registerCallCommand(program);
   registerQueueCommand(program);
+  registerExportCommand(program);
 }

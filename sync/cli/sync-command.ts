@@ -15,6 +15,8 @@ import { tokenFileSource } from '../auth/token-file';
 import type { SchedulerState } from '../contract';
 import { openReplica, ReplicaError, type Replica } from '../db/open';
 import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
+import { CoreFailure } from '../core-error';
+import { checkFeedUrl, setFeedUrl } from '../pull/feed';
 import type { PushSummary } from '../outbox/replay';
 import type { SyncSummary } from '../pull/engine';
 import type { SyncProfile } from '../pull/options';
@@ -43,6 +45,7 @@ interface SyncCommandOptions {
   maxInFlight: string;
   watch?: boolean;
   interval: string;
+  feedUrl?: string;
 }
 
 export function registerSyncCommand(program: Command): void {
@@ -92,6 +95,10 @@ export function registerSyncCommand(program: Command): void {
       'keep syncing until Ctrl+C: at once, every --interval, a few seconds after a local write; offline only a cheap check whether the service is back',
     )
     .option('--interval <minutes>', 'with --watch: minutes between syncs', '5')
+    .option(
+      '--feed-url <url>',
+      'the private calendar feed (https://…/ical/v1/veranstaltungen/private-…/….ics): kept in the replica and fetched by every sync from now on; "none" forgets it. Its secret path is never printed',
+    )
     .option(
       '--json',
       'progress and waits as JSON lines; the summary as one JSON object on the last line',
@@ -155,6 +162,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   let summary: SyncOnceSummary;
   try {
     const setup = checkedSetup(options);
+    const feedUrl = feedUrlOption(options.feedUrl);
     const progress = options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
     const api = apiOf(
       setup,
@@ -165,6 +173,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     let replica: Replica | undefined;
     try {
       replica = openReplica(options.db);
+      if (feedUrl !== undefined) setFeedUrl(replica, feedUrl);
       summary = await syncOnce({
         api,
         replica,
@@ -301,8 +310,10 @@ async function watchCommand(options: SyncCommandOptions): Promise<number> {
       setup,
       sayWaits((event) => progress?.waiting(event)),
     );
+    const feedUrl = feedUrlOption(options.feedUrl);
     lock = acquireSyncLock(options.db, { command: 'vorort sync --watch' });
     replica = openReplica(options.db);
+    if (feedUrl !== undefined) setFeedUrl(replica, feedUrl);
     const sqlite = replica.sqlite;
     const report = watchReport(
       options.json ?? false,
@@ -540,6 +551,18 @@ function budgetOption(options: SyncCommandOptions): { requestBudget?: number } {
   return options.budget === undefined
     ? {}
     : { requestBudget: parsePositiveInt(options.budget, '--budget') };
+}
+
+/** --feed-url: a checked address, null for "none", undefined when not given (the stored one stays). */
+function feedUrlOption(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (/^(none|)$/i.test(value.trim())) return null;
+  try {
+    return checkFeedUrl(value);
+  } catch (error) {
+    if (error instanceof CoreFailure) throw new CliInputError(`--feed-url: ${error.messages.en}`);
+    throw error;
+  }
 }
 
 /** --token or --token-file, exactly one. */

@@ -1180,6 +1180,25 @@ export interface OutboxEntry {
   arguments: unknown;
   /** The record created offline this entry waits for (a `local-` id), if any. */
   waitingFor: string | null;
+  /** What record the operation concerns, in words from the replica; null when unknown. */
+  subject: OutboxSubject | null;
+}
+
+/**
+ * The record an outbox operation concerns, so a screen can say it in words ("Teilnahme von Max
+ * Muster abgesagt"). `label` names it: a participant's or a person's first and last name, a
+ * course's title, a custom field's or a calendar's name, an occasion's description, a
+ * notification's title; for hours entries their occasion's description.
+ */
+export interface OutboxSubject {
+  kind: WriteResourceType;
+  label: string | null;
+  /** What it belongs to: the course's title (participations, custom fields), the person's name (trainings), the course number (courses). */
+  context?: string | null;
+  /** Hours entries and occasions: their day (YYYY-MM-DD, as the service means it). */
+  day?: string | null;
+  /** Hours entries: the hours. */
+  hours?: number | null;
 }
 
 export interface ConflictEntry {
@@ -1193,6 +1212,8 @@ export interface ConflictEntry {
   mine: unknown;
   theirs: unknown;
   detectedAt: string;
+  /** The record in words, as an outbox entry's subject. */
+  subject: OutboxSubject | null;
 }
 
 /**

@@ -5,10 +5,13 @@ import {
   hostCalls,
   isHostCallName,
   REAL_SERVICE_PRESET,
+  type AppSettings,
   type AppState,
   type CallName,
   type CallResults,
   type CoreEvent,
+  type ExportCreated,
+  type FeedState,
   type HostCallArgs,
   type HostCallName,
   type SchedulerState,
@@ -27,11 +30,16 @@ const valid: { [N in HostCallName]: HostCallArgs<N> } = {
   'app.state': {},
   'account.configure': SANDBOX,
   'account.login': {},
-  'account.demo': {},
+  'account.demo': { role: 'trainer' },
   'account.logout': { deleteLocalData: true },
   'account.pendingLoss': {},
   'sync.now': {},
   'app.visible': { visible: true },
+  'settings.get': {},
+  'settings.update': { profile: 'trainer', courseMonthsBack: 1, language: 'en', theme: 'dark' },
+  'export.create': { request: { format: 'ics', what: 'courses', from: '2026-03-01' } },
+  'feed.get': {},
+  'feed.set': { url: null },
 };
 
 /** The refusal's words as the dispatcher shows them. */
@@ -96,12 +104,64 @@ describe('host calls', () => {
     expect(words.en).toContain('baseUrl');
   });
 
+  it('demo roles and settings: office by default, each setting checked, unknown ones refused', () => {
+    expect(hostCalls['account.demo'].parse({})).toEqual({ role: 'office' });
+    expect(refusal('account.demo', { role: 'member' }).en).toContain('role');
+    expect(hostCalls['settings.update'].parse({})).toEqual({});
+    let words = refusal('settings.update', { theme: 'pink' });
+    expect(words.en).toContain('theme');
+    expect(words.de).toContain('theme');
+    words = refusal('settings.update', { courseMonthsAhead: 0 });
+    expect(words.en).toContain('courseMonthsAhead');
+    words = refusal('settings.update', { courseMonthsBack: 25 });
+    expect(words.de).toContain('courseMonthsBack');
+    words = refusal('settings.update', { colour: 'red' });
+    expect(words.en).toContain('colour');
+    expect(refusal('settings.update', { language: 'fr' }).en).toContain('language');
+  });
+
+  it('export and feed: the request checked member by member, the delivery and the address required', () => {
+    expect(hostCalls['export.create'].parse({ request: { format: 'csv', what: 'hours' } })).toEqual(
+      {
+        request: {
+          format: 'csv',
+          what: 'hours',
+          includeCancelled: false,
+          separator: ';',
+          language: 'de',
+        },
+      },
+    );
+    let words = refusal('export.create', {
+      request: { format: 'ics', what: 'courses', from: '2026-02-30' },
+    });
+    expect(words.en).toContain('request.from: expected a date YYYY-MM-DD');
+    expect(words.de).toContain('request.from: erwartet ein Datum JJJJ-MM-TT');
+    words = refusal('export.create', { request: { format: 'docx', what: 'courses' } });
+    expect(words.en).toContain('request.format');
+    words = refusal('export.create', { request: { format: 'ics', what: 'courses', colour: 1 } });
+    expect(words.en).toContain('colour');
+    words = refusal('export.create', {
+      request: { format: 'ics', what: 'courses' },
+      deliver: 'mail',
+    });
+    expect(words.de).toContain('deliver');
+    expect(refusal('export.create', {}).en).toContain('request');
+    expect(hostCalls['feed.set'].parse({ url: null })).toEqual({ url: null });
+    expect(refusal('feed.set', {}).en).toContain('url');
+    expect(refusal('feed.set', { url: `https://${'a'.repeat(2001)}` }).en).toContain('url');
+  });
+
   it('types every call a UI may make and the host events', () => {
     expectTypeOf<'account.login'>().toExtend<CallName>();
     expectTypeOf<'personnel.list'>().toExtend<CallName>();
     expectTypeOf<'user.create'>().toExtend<CallName>();
     expectTypeOf<CallResults['account.demo']>().toEqualTypeOf<AppState>();
     expectTypeOf<CallResults['sync.now']>().toEqualTypeOf<SchedulerState>();
+    expectTypeOf<CallResults['settings.update']>().toEqualTypeOf<AppSettings>();
+    expectTypeOf<CallResults['export.create']>().toEqualTypeOf<ExportCreated>();
+    expectTypeOf<CallResults['feed.set']>().toEqualTypeOf<FeedState>();
+    expectTypeOf<{ type: 'settings.changed'; settings: AppSettings }>().toExtend<CoreEvent>();
     expectTypeOf<{ type: 'app.state'; state: AppState }>().toExtend<CoreEvent>();
     expectTypeOf<{
       type: 'notifications.new';

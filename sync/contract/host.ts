@@ -1,10 +1,13 @@
 // The contract's host calls: what a UI asks of the app around the data (the account, the login,
-// the demo, sign-out, "sync now"), with a zod schema for each call's arguments and the types of
-// the answers and of the host's events. Served by the app session (sync/host/session.ts) over
+// the demo, sign-out, "sync now", settings, export and the private calendar feed), with a zod
+// schema for each call's arguments and the types of the answers and of the host's events. Served by the app session (sync/host/session.ts) over
 // every transport, beside the data queries and commands.
 // Imports zod only: the renderer (a browser) imports this file through sync/contract.ts.
 import { z } from 'zod';
 import type { CommandArgs, CommandName, CommandResults } from './commands';
+// This room's own file (sync/contract/export.ts), not the room sync/export the rule means.
+// eslint-disable-next-line no-restricted-imports
+import { exportCalls, type ExportCallResults } from './export';
 import type { QueryArgs, QueryName, QueryResults, SchedulerState } from '../contract';
 
 /** 127.0.0.0/8, localhost and [::1] (the WHATWG URL parser has normalised the host already). */
@@ -83,6 +86,30 @@ export const REAL_SERVICE_PRESET = {
   clientId: '',
 } as const;
 
+export const SYNC_PROFILES = ['trainer', 'office'] as const;
+export const THEMES = ['system', 'light', 'dark'] as const;
+export const LANGUAGES = ['de', 'en'] as const;
+
+/** What settings.update takes: any of the settings, each checked. */
+export const appSettingsUpdate = z.strictObject({
+  /** trainer: own courses, own hours, reference data; office: everything the account may read. */
+  profile: z.enum(SYNC_PROFILES).optional(),
+  /** The course window around today, in months (the sync keeps courses inside it). */
+  courseMonthsBack: z.number().int().min(0).max(24).optional(),
+  courseMonthsAhead: z.number().int().min(1).max(36).optional(),
+  language: z.enum(LANGUAGES).optional(),
+  theme: z.enum(THEMES).optional(),
+});
+
+export interface AppSettings {
+  profile: (typeof SYNC_PROFILES)[number];
+  courseMonthsBack: number;
+  courseMonthsAhead: number;
+  /** null: not chosen yet (the system's language, German when it is neither). */
+  language: (typeof LANGUAGES)[number] | null;
+  theme: (typeof THEMES)[number];
+}
+
 export const hostCalls = {
   /** The app's state: first run, signed out, signing in or signed in; the account; the scheduler. */
   'app.state': z.object({}),
@@ -90,8 +117,11 @@ export const hostCalls = {
   'account.configure': accountSettings,
   /** Opens the system browser to sign in; answers when signed in (or login_failed / cancelled). */
   'account.login': z.object({}),
-  /** Starts the embedded sandbox (demo data in the user data folder) and signs in to it. */
-  'account.demo': z.object({}),
+  /**
+   * Starts the embedded sandbox (demo data in the user data folder) and signs in to it: as the
+   * office account (default) or as a trainer (their own courses; the trainer sync profile).
+   */
+  'account.demo': z.object({ role: z.enum(['office', 'trainer']).default('office') }),
   /** Forgets the tokens; the outbox stays unless deleteLocalData (then the replica goes too). */
   'account.logout': z.object({ deleteLocalData: z.boolean().default(false) }),
   /** What sign-out with deleteLocalData would lose: changes not yet sent, and those refused. */
@@ -104,6 +134,12 @@ export const hostCalls = {
    * few seconds (the indicator says offline within seconds). A "visible" lasts 60 s unless renewed.
    */
   'app.visible': z.object({ visible: z.boolean() }),
+  /** The app's settings (kept by the core, so every window and every start has them). */
+  'settings.get': z.object({}),
+  /** Changes some settings; answers all of them. A new profile or window applies from the next sync. */
+  'settings.update': appSettingsUpdate,
+  /** Export and the private calendar feed: export.create, feed.get, feed.set (./export.ts). */
+  ...exportCalls,
 } as const;
 
 export type HostCallName = keyof typeof hostCalls;
@@ -134,7 +170,7 @@ export interface AppState {
   reason?: { de: string; en: string } | null;
 }
 
-export interface HostCallResults {
+export interface HostCallResults extends ExportCallResults {
   'app.state': AppState;
   'account.configure': AppState;
   'account.login': AppState;
@@ -143,11 +179,14 @@ export interface HostCallResults {
   'account.pendingLoss': { pending: number; parked: number };
   'sync.now': SchedulerState;
   'app.visible': { visible: boolean };
+  'settings.get': AppSettings;
+  'settings.update': AppSettings;
 }
 
 /** The host's events, part of CoreEvent. */
 export type HostEvent =
   | { type: 'app.state'; state: AppState }
+  | { type: 'settings.changed'; settings: AppSettings }
   | { type: 'notifications.new'; items: { id: string; titel: string }[] };
 
 // ---------------------------------------------------------------------------------------------

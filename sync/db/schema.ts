@@ -388,6 +388,8 @@ export interface Database {
   scan_seen: ScanSeenTable;
   confirmations: ConfirmationsTable;
   rotations: RotationsTable;
+  export_uids: ExportUidsTable;
+  feed_events: FeedEventsTable;
 }
 
 export interface ConfirmationsTable {
@@ -401,6 +403,39 @@ export interface RotationsTable {
   scope: string;
   credit: number;
   planned_at: string;
+}
+
+/** An .ics entry as last exported (migration 5): its content digest and SEQUENCE. */
+export interface ExportUidsTable {
+  uid: string;
+  digest: string;
+  sequence: number;
+  exported_at: string;
+}
+
+/** An event of the private calendar feed (migration 5), replaced per fetch. */
+export interface FeedEventsTable {
+  uid: string;
+  /** '' for an event itself, else the RECURRENCE-ID of one changed occurrence (UTC ISO or date). */
+  recurrence_id: string;
+  summary: string | null;
+  description: string | null;
+  location: string | null;
+  /** The CATEGORIES, joined with ', '. */
+  categories: string | null;
+  /** STATUS as the feed gives it (CONFIRMED, TENTATIVE, CANCELLED), or null. */
+  status: string | null;
+  /** UTC instant (ISO 8601), or the date (YYYY-MM-DD) of an all-day event. */
+  starts_at: string;
+  ends_at: string | null;
+  all_day: number;
+  /** The Berlin date of the start (YYYY-MM-DD). */
+  start_day: string;
+  /** The RRULE's value as the feed gives it, or null. */
+  rrule: string | null;
+  sequence: number;
+  stamp: string | null;
+  fetched_at: string;
 }
 
 export type TableName = keyof Database;

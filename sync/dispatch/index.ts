@@ -47,7 +47,7 @@ export function isCallName(name: string): name is CallName {
 
 export function createDispatcher(replica: Replica, options: DispatcherOptions = {}): Dispatcher {
   const handlers: Record<string, (args: never) => unknown> = {
-    ...queryHandlers(replica),
+    ...queryHandlers(replica, options.now),
     ...commandHandlers(replica, options),
     'sync.refresh': (args: ParsedCommandArgs<'sync.refresh'>) => {
       if (!options.refresher)

@@ -183,16 +183,21 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'personnel.get': { id: USER },
   'personnel.countByStatus': {},
   'courses.list': { from: '2026-01-01', until: '2026-12-31', trainerId: 'self', limit: 5 },
+  'courses.days': { from: '2026-01-01', trainerId: 'self', search: 'EH', anchor: '2026-03-01' },
   'courses.get': { id: '1' },
   'participations.list': { courseId: '1' },
   'hours.list': { userId: 'self', from: '2025-01-01', limit: 5 },
   'hours.summary': { year: 2026 },
   'hours.types': { activeOnly: true },
+  'hours.years': { userId: 'self' },
+  'hours.occasions': { search: 'Kurs', limit: 10 },
+  'hours.suggestions': { from: '2026-01-01', until: '2026-03-01' },
   'calendars.list': {},
   'notifications.list': { unreadOnly: true },
   'reference.get': {},
   'clients.list': { search: 'B' },
   'clients.participants': { clientId: '1' },
+  'companies.list': { search: 'Bau', limit: 5 },
   'forms.list': { typ: 'k', id: '1' },
   search: { text: 'An', limit: 5 },
   'sync.status': {},
@@ -281,7 +286,13 @@ const validHostCalls: { [N in HostCallName]: HostCallArgs<N> } = {
     clientId: 'vorort-test',
   },
   // No DemoProvider given: refused by the session, reached all the same.
-  'account.demo': {},
+  'account.demo': { role: 'trainer' },
+  'settings.get': {},
+  'settings.update': { theme: 'dark', courseMonthsAhead: 6 },
+  // An empty replica: an empty, valid calendar, answered as bytes (no save dialog here).
+  'export.create': { request: { format: 'ics', what: 'courses' }, deliver: 'data' },
+  'feed.get': {},
+  'feed.set': { url: null },
 };
 
 const VALID: Record<string, unknown> = { ...validQueries, ...validCommands, ...validHostCalls };

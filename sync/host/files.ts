@@ -1,11 +1,13 @@
 // The user data folder of the app: created 0700, its files 0600 (the replica, the settings, the
 // file-based secret store), each written atomically (temporary file + rename), so a process
-// killed halfway leaves the old content, never half of the new.
+// killed halfway leaves the old content, never half of the new. settings.json is read field by
+// field: a hand-edited value that does not fit falls back to its default alone.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { AccountInfo } from '../contract';
+import { appSettingsUpdate, type AccountInfo, type AppSettings } from '../contract';
+import { DEFAULT_SYNC_OPTIONS } from '../pull/options';
 
 /** Where the secret (the tokens) is kept: Electron's safeStorage, or a 0600 file (Node, browser mode). */
 export interface SecretStore {
@@ -82,24 +84,74 @@ const accountSchema = z.object({
   clientId: z.string(),
   demo: z.boolean(),
 });
+const userSchema = z.object({ id: z.string(), name: z.string() });
+const demoRoleSchema = z.enum(['office', 'trainer']);
 
-const settingsSchema = z.object({
-  account: accountSchema.nullable().default(null),
-  user: z.object({ id: z.string(), name: z.string() }).nullable().default(null),
-});
+/** The app's settings before anybody changed one: the sync's own defaults for the course window. */
+export const DEFAULT_APP_SETTINGS: AppSettings = {
+  profile: 'office',
+  courseMonthsBack: DEFAULT_SYNC_OPTIONS.courseMonthsBack,
+  courseMonthsAhead: DEFAULT_SYNC_OPTIONS.courseMonthsAhead,
+  language: null,
+  theme: 'system',
+};
 
-/** What settings.json keeps: the account (not secret) and who signed in last. */
-export type Settings = { account: AccountInfo | null; user: { id: string; name: string } | null };
+/**
+ * What settings.json keeps: the account (not secret), who signed in last, the demo's role (which
+ * demo account the replica belongs to) and the app's settings.
+ */
+export interface Settings {
+  account: AccountInfo | null;
+  user: { id: string; name: string } | null;
+  demoRole: 'office' | 'trainer';
+  app: AppSettings;
+}
+
+export const EMPTY_SETTINGS: Settings = {
+  account: null,
+  user: null,
+  demoRole: 'office',
+  app: DEFAULT_APP_SETTINGS,
+};
+
+/** One member read with its schema: what does not fit (a hand-edited file) is its default. */
+function member<T>(schema: z.ZodType<T>, value: unknown, fallback: T): T {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : fallback;
+}
+
+/** The app's settings from whatever the file holds, field by field. */
+export function readAppSettings(value: unknown): AppSettings {
+  const stored =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const fields = appSettingsUpdate.shape;
+  const settings = { ...DEFAULT_APP_SETTINGS };
+  for (const key of Object.keys(DEFAULT_APP_SETTINGS) as (keyof AppSettings)[]) {
+    if (key === 'language' && stored.language === null) continue;
+    const parsed = fields[key].safeParse(stored[key]);
+    if (parsed.success && parsed.data !== undefined)
+      (settings as Record<string, unknown>)[key] = parsed.data;
+  }
+  return settings;
+}
 
 export function readSettings(path: string): Settings {
   const text = readOptionalFile(path);
-  if (text === null) return { account: null, user: null };
+  if (text === null) return EMPTY_SETTINGS;
+  let stored: Record<string, unknown>;
   try {
-    const parsed = settingsSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : { account: null, user: null };
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return EMPTY_SETTINGS;
+    stored = parsed as Record<string, unknown>;
   } catch {
-    return { account: null, user: null };
+    return EMPTY_SETTINGS;
   }
+  return {
+    account: member(accountSchema.nullable(), stored.account, null),
+    user: member(userSchema.nullable(), stored.user, null),
+    demoRole: member(demoRoleSchema, stored.demoRole, 'office'),
+    app: readAppSettings(stored.app),
+  };
 }
 
 export function writeSettings(path: string, settings: Settings): void {

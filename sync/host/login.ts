@@ -79,6 +79,8 @@ export interface LoopbackLoginInput {
   signal?: AbortSignal;
   timeoutMs?: number;
   now?: () => number;
+  /** Which account to sign in (OpenID Connect's login_hint): the demo's trainer, say. */
+  loginHint?: string;
 }
 
 const CANCELLED = new CoreFailure('cancelled', {
@@ -183,6 +185,7 @@ export async function loopbackLogin(input: LoopbackLoginInput): Promise<TokenSet
       code_challenge: challenge,
       code_challenge_method: 'S256',
       state,
+      ...(input.loginHint ? { login_hint: input.loginHint } : {}),
     });
     if (!settled)
       input.openExternal(authorizationUrl.href).catch((error: unknown) =>

@@ -144,9 +144,15 @@ describe('the app session', () => {
       const target = notifications[0];
       expect(target).toBeDefined();
       sandbox?.auth.revokeLogins();
+      const beforeWrite = events.length;
       await call(session, 'benachrichtigung.update', {
         id: target?.id,
         attributes: { gelesen: !target?.gelesen },
+      });
+      // A local write is a data change at once: the screens read again, in every window.
+      expect(events.slice(beforeWrite)).toContainEqual({
+        type: 'data.changed',
+        collections: ['benachrichtigung'],
       });
       await call(session, 'sync.now');
       await until(

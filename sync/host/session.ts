@@ -2,16 +2,22 @@
 // folder (the replica, the account settings, the tokens through a SecretStore, the demo's data),
 // the login, the background scheduler (its pulls in a worker thread, so this event loop stays
 // free), one `call` for the data queries and commands and the host's own calls, validated with
-// the contract's schemas, and the events every UI hears. Plain Node: no Electron, no sandbox
-// (the demo comes in as a DemoProvider).
+// the contract's schemas, and the events every UI hears; export from the replica (a save dialog
+// the host gives, or the bytes for a download) and the private calendar feed's address. Plain
+// Node: no Electron, no sandbox (the demo comes in as a DemoProvider, the dialog as saveFile).
 import { chmodSync, rmSync } from 'node:fs';
 import { ApiError, createApiClient, type ApiClient } from '../api';
 import {
   hostCalls,
   isHostCallName,
+  isWriteCommand,
+  WRITE_COMMANDS,
   type AccountInfo,
+  type AppSettings,
   type AppState,
   type CoreEvent,
+  type ExportCreated,
+  type FeedState,
   type HostCallName,
   type HostCallResults,
   type ParsedHostCallArgs,
@@ -20,10 +26,13 @@ import {
 import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import { openReplica, type Replica } from '../db/open';
 import { createDispatcher, type Dispatcher, type Outcome } from '../dispatch';
+import { exportData } from '../export';
 import { pushOutbox, type PushSummary } from '../outbox/replay';
 import { budgetFor, pullBudget } from '../pull/budget';
+import { feedStatus, refreshFeed, setFeedUrl } from '../pull/feed';
+import { FEED_COLLECTION } from '../pull/feed-sync';
 import type { SyncSummary } from '../pull/engine';
-import type { SyncProfile, SyncProgress } from '../pull/options';
+import type { SyncOptions, SyncProgress } from '../pull/options';
 import { createRefresher, type Refresher } from '../pull/refresh';
 import { runSyncInWorker } from '../pull/worker';
 import { reachable, replicaCounts, SyncScheduler } from '../scheduler';
@@ -91,7 +100,18 @@ export interface HostSessionOptions {
    * Default heartbeatFor(pace): 5 s for a service on loopback, 8 s at the real service's 30 a minute.
    */
   heartbeatMs?: number;
+  /**
+   * The desktop app's save dialog for an export: asks where (suggesting the name), writes the
+   * bytes there (writeExportFile) and answers the path, or null when the person cancelled.
+   * Without it (browser mode) an export answers the bytes, for the page to download.
+   */
+  saveFile?(suggestedName: string, bytes: Uint8Array, mimeType: string): Promise<string | null>;
+  /** The largest file an export answers as bytes (base64 in a message); default 50 MB. */
+  exportDataMaxBytes?: number;
 }
+
+/** An export larger than this is not sent as bytes over a transport (see exportDataMaxBytes). */
+export const EXPORT_DATA_MAX_BYTES = 50 * 1024 * 1024;
 
 /** A window's "visible" (app.visible) holds this long unless renewed (a closed tab says nothing). */
 export const VISIBLE_LEASE_MS = 60_000;
@@ -105,7 +125,12 @@ export function heartbeatFor(pace: number | undefined): number {
   return pace === undefined ? 5_000 : Math.max(5_000, Math.ceil((4 * 60_000) / pace));
 }
 
-const PROFILE: SyncProfile = 'office';
+/** The demo's accounts by role: the office, and the trainer with the most courses ahead. */
+const DEMO_LOGIN_HINTS: Record<DemoRole, string | undefined> = {
+  office: undefined,
+  trainer: 'trainer1',
+};
+type DemoRole = 'office' | 'trainer';
 
 const NO_ACCOUNT = new CoreFailure('not_allowed', {
   de: 'Es ist noch kein Konto eingerichtet: bitte zuerst die Adressen des Dienstes angeben (oder „Demo“ wählen).',
@@ -147,6 +172,8 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   let scheduler: SyncScheduler<HostSyncSummary> | null = null;
   let demo: Awaited<ReturnType<DemoProvider['start']>> | null = null;
   let login: AbortController | null = null;
+  /** The private feed's fetch that feed.set started (cancelled by a newer one and by close). */
+  let feedFetch: AbortController | null = null;
   let closing: Promise<void> | null = null;
   /** Background work (a stop after a refused refresh, the demo's own login) awaited by close. */
   const background = new Set<Promise<unknown>>();
@@ -187,7 +214,14 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   function dataDispatcher(): Dispatcher {
     return createDispatcher(replica, {
       now,
-      onCommand: () => scheduler?.localWrite(),
+      onCommand: (name) => {
+        scheduler?.localWrite();
+        // A local write shows at once: every window reads its screens again.
+        emit({
+          type: 'data.changed',
+          collections: isWriteCommand(name) ? [WRITE_COMMANDS[name].type] : [],
+        });
+      },
       refresher: (args) => {
         if (!refresher)
           throw new CoreFailure('offline', {
@@ -220,6 +254,23 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     writeSettings(files.settings, settings);
   }
 
+  /** What the settings say about the sync: the profile and the course window (read per sync). */
+  function syncSettings(): Pick<SyncOptions, 'profile' | 'courseMonthsBack' | 'courseMonthsAhead'> {
+    const { profile, courseMonthsBack, courseMonthsAhead } = settings.app;
+    return { profile, courseMonthsBack, courseMonthsAhead };
+  }
+
+  /** Saves changed app settings and tells every window; a sync from now on follows them. */
+  function updateAppSettings(change: Partial<AppSettings>): AppSettings {
+    const given = Object.entries(change).filter(([, value]) => value !== undefined);
+    const next = { ...settings.app, ...Object.fromEntries(given) } as AppSettings;
+    saveSettings({ ...settings, app: next });
+    // The refresher holds its options: a new one follows the new profile and window.
+    if (api) refresher = createRefresher({ api, replica, options: syncSettings() });
+    emit({ type: 'settings.changed', settings: next });
+    return next;
+  }
+
   // ---------------------------------------------------------------------------------------
   // Signed in: the API client, the refresher and the scheduler
 
@@ -240,7 +291,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       oauthUrl: oauthBaseOf(account.authUrl),
       tokens: keeper,
     });
-    refresher = createRefresher({ api, replica, options: { profile: PROFILE } });
+    refresher = createRefresher({ api, replica, options: syncSettings() });
     if (scheduler) scheduler.loginChanged();
     else startScheduler(account);
     setPhase('signed-in');
@@ -313,7 +364,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
         replicaFile: files.replica,
         token,
         client: { baseUrl: account.baseUrl, oauthUrl: oauthBaseOf(account.authUrl) },
-        options: { profile: PROFILE, intervalSeconds, requestBudget },
+        options: { ...syncSettings(), intervalSeconds, requestBudget },
         signal,
         onProgress: (event) => {
           progress(event);
@@ -394,13 +445,8 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     if (settings.account?.demo) await stopDemo();
     if (deleteLocalData) {
       await stopDemo();
-      await replica.close();
-      for (const suffix of ['', '-wal', '-shm'])
-        rmSync(`${files.replica}${suffix}`, { force: true });
       rmSync(files.demo, { recursive: true, force: true });
-      replica = openPrivateReplica(files.replica);
-      dispatcher = dataDispatcher();
-      seenNotifications = new Set();
+      await dropReplica();
     }
     saveSettings({ ...settings, user: null });
     setPhase(settings.account ? 'signed-out' : 'first-run', why);
@@ -423,7 +469,17 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
         });
       await signOut(true);
     }
-    saveSettings({ account: next, user: null });
+    saveSettings({ ...settings, account: next, user: null });
+  }
+
+  /** A new, empty replica in place of the old one (the next sync fills it). */
+  async function dropReplica(): Promise<void> {
+    await replica.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${files.replica}${suffix}`, { force: true });
+    replica = openPrivateReplica(files.replica);
+    dispatcher = dataDispatcher();
+    seenNotifications = new Set();
+    emit({ type: 'data.changed', collections: [] });
   }
 
   function pendingLoss(): { pending: number; parked: number } {
@@ -434,6 +490,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   async function runLogin(
     account: AccountInfo,
     open: (url: string) => Promise<void>,
+    loginHint?: string,
   ): Promise<AppState> {
     login?.abort();
     const controller = new AbortController();
@@ -446,6 +503,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
         openExternal: open,
         signal: controller.signal,
         ...(options.loginTimeoutMs ? { timeoutMs: options.loginTimeoutMs } : {}),
+        ...(loginHint ? { loginHint } : {}),
       });
     } catch (error) {
       if (login === controller) {
@@ -484,13 +542,124 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     };
   }
 
-  async function demoLogin(): Promise<AppState> {
+  /**
+   * Signs in to the embedded sandbox as the office account or as a trainer, with the sync profile
+   * of that role. Another role than the replica's is another person: signed out of the demo, the
+   * replica goes (the demo's service data stays), then signed in as the other.
+   */
+  async function demoLogin(role: DemoRole = settings.demoRole): Promise<AppState> {
     const account = await startDemo();
     if (!settings.account?.demo) await switchAccount(account);
+    else if (settings.demoRole !== role) {
+      login?.abort();
+      tokens?.forget();
+      tokens = null;
+      api = null;
+      refresher = null;
+      await stopScheduler();
+      await options.secrets.clear();
+      await dropReplica();
+      saveSettings({ ...settings, user: null });
+    }
     // The demo's port changes with every start: the account follows it.
-    saveSettings({ ...settings, account });
+    saveSettings({ ...settings, account, demoRole: role });
+    if (settings.app.profile !== role) updateAppSettings({ profile: role });
     // The embedded sandbox approves by itself: its pages redirect straight to the listener.
-    return runLogin(account, followRedirects);
+    return runLogin(account, followRedirects, DEMO_LOGIN_HINTS[role]);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Export from the replica, and the private calendar feed
+
+  async function createExport(args: ParsedHostCallArgs<'export.create'>): Promise<ExportCreated> {
+    // Checked again by exportData (any caller): a course not in the replica is not_found, a
+    // combination no file holds invalid_arguments, both in words.
+    const result = await exportData(replica, args.request, { now: now() });
+    const answer: ExportCreated = {
+      fileName: result.fileName,
+      mimeType: result.mimeType,
+      size: result.bytes.byteLength,
+      count: result.count,
+      empty: result.empty,
+      counted: result.counted,
+      ...(result.note ? { note: result.note } : {}),
+    };
+    // 'save' where there is no dialog (browser mode) is answered with the bytes all the same.
+    const deliver = args.deliver ?? (options.saveFile ? 'save' : 'data');
+    if (deliver === 'save' && options.saveFile) {
+      let savedTo: string | null;
+      try {
+        savedTo = await options.saveFile(result.fileName, result.bytes, result.mimeType);
+      } catch (error) {
+        if (error instanceof CoreFailure) throw error;
+        const text = error instanceof Error ? error.message : String(error);
+        throw new CoreFailure('internal', {
+          de: `Die Datei konnte nicht gespeichert werden: ${text}`,
+          en: `The file could not be saved: ${text}`,
+        });
+      }
+      return savedTo === null
+        ? { ...answer, savedTo: null, cancelled: true }
+        : { ...answer, savedTo };
+    }
+    const limit = options.exportDataMaxBytes ?? EXPORT_DATA_MAX_BYTES;
+    if (result.bytes.byteLength > limit) {
+      const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+      throw new CoreFailure('not_allowed', {
+        de: `Die Datei ist mit ${megabytes(result.bytes.byteLength).replace('.', ',')} MB zu groß für einen Download (höchstens ${megabytes(limit).replace('.', ',')} MB): bitte einen kürzeren Zeitraum wählen, oder auf der Kommandozeile \`vorort export\` verwenden.`,
+        en: `The file is too large to download (${megabytes(result.bytes.byteLength)} MB, at most ${megabytes(limit)} MB): please choose a shorter range, or use \`vorort export\` on the command line.`,
+      });
+    }
+    const { buffer, byteOffset, byteLength } = result.bytes;
+    return { ...answer, base64: Buffer.from(buffer, byteOffset, byteLength).toString('base64') };
+  }
+
+  /** The feed's state without its secret path (feedStatus's address is scheme and host only). */
+  function feedState(): FeedState {
+    const status = feedStatus(replica);
+    if (!status)
+      return {
+        configured: false,
+        address: null,
+        lastFetchedAt: null,
+        lastAttemptAt: null,
+        events: 0,
+        problem: null,
+      };
+    return {
+      configured: true,
+      address: status.address,
+      lastFetchedAt: status.lastSuccessAt,
+      lastAttemptAt: status.lastAttemptAt,
+      events: status.events,
+      problem: status.ok === false ? status.error : null,
+    };
+  }
+
+  /**
+   * Sets (or removes) the feed's address, checked in words (setFeedUrl); when online, fetches it
+   * once now (a plain GET: the secret is the path), so its events show without waiting for the
+   * next sync, which fetches it from then on. Every window reads the feed again.
+   */
+  async function setFeed(url: string | null): Promise<FeedState> {
+    setFeedUrl(replica, url);
+    const online = reachableNow() && scheduler?.state.phase !== 'offline';
+    // An empty address removes the feed as null does.
+    if (feedStatus(replica) !== null && online) {
+      feedFetch?.abort();
+      const controller = new AbortController();
+      feedFetch = controller;
+      const work = refreshFeed(replica, { now, signal: controller.signal });
+      track(work);
+      try {
+        // A failure is kept in the feed's status and answered as its problem, in words.
+        await work;
+      } finally {
+        if (feedFetch === controller) feedFetch = null;
+      }
+    }
+    emit({ type: 'data.changed', collections: [FEED_COLLECTION] });
+    return feedState();
   }
 
   const host: {
@@ -518,7 +687,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       if (account.demo) return demoLogin();
       return runLogin(account, options.openExternal);
     },
-    'account.demo': async () => demoLogin(),
+    'account.demo': async (args) => demoLogin(args.role),
     'account.logout': async (args) => {
       await signOut(args.deleteLocalData);
       return appState();
@@ -537,6 +706,11 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       setVisible(args.visible);
       return { visible };
     },
+    'settings.get': async () => settings.app,
+    'settings.update': async (args) => updateAppSettings(args),
+    'export.create': async (args) => createExport(args),
+    'feed.get': async () => feedState(),
+    'feed.set': async (args) => setFeed(args.url),
   };
 
   async function callHost(name: HostCallName, args: unknown): Promise<Outcome<unknown>> {
@@ -613,6 +787,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       closing ??= (async () => {
         setVisible(false);
         login?.abort();
+        feedFetch?.abort();
         tokens?.forget();
         await stopScheduler();
         await Promise.all([...background]);

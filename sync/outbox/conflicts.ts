@@ -17,6 +17,7 @@ import { finish, parseArgs, setState, verbOf } from './operations';
 import { WRITABLE_TABLES, writableType } from './records';
 import { sameValue } from './requests';
 import { prepared } from './statements';
+import { outboxSubject } from './subject';
 
 /** The whole record, for a record deleted on the service. */
 const WHOLE_RECORD = '*';
@@ -154,6 +155,7 @@ export function listConflicts(sqlite: BetterSqlite3.Database): ConflictEntry[] {
     mine: parse(row.mine),
     theirs: parse(row.theirs),
     detectedAt: row.detected_at,
+    subject: outboxSubject(sqlite, row.record_type, row.record_id, {}),
   }));
 }
 

@@ -1,14 +1,23 @@
 // The outbox's own commands: list what is not done yet, retry, edit or discard an operation.
 // Editing validates like a new command; discarding restores the record's base in the replica.
+// Each entry says what record it concerns in words (its subject, read from the replica).
 import type BetterSqlite3 from 'better-sqlite3';
 import { commands, type OutboxEntry, type OutboxState, type WriteCommandName } from '../contract';
 import { notAllowed, notFound, refusedArguments } from '../core-error';
 import { refreshRecord } from './local-truth';
-import { getOperation, NEVER, type OperationError, type OutboxRow } from './operations';
+import {
+  getOperation,
+  NEVER,
+  type OperationError,
+  type OutboxRow,
+  type WriteArgs,
+} from './operations';
 import { waitingFor } from './replay';
+import { outboxSubject } from './subject';
 
-export function toEntry(op: OutboxRow): OutboxEntry {
+export function toEntry(sqlite: BetterSqlite3.Database, op: OutboxRow): OutboxEntry {
   const error = op.error ? (JSON.parse(op.error) as OperationError) : null;
+  const args = JSON.parse(op.args) as WriteArgs;
   return {
     id: op.id,
     command: op.command,
@@ -19,8 +28,9 @@ export function toEntry(op: OutboxRow): OutboxEntry {
     nextAttemptAt: op.next_attempt_at,
     error: error ? { status: error.status, message: error.message } : null,
     createdAt: op.created_at,
-    arguments: JSON.parse(op.args) as unknown,
+    arguments: args,
     waitingFor: waitingFor(op),
+    subject: outboxSubject(sqlite, op.record_type, op.record_id, args),
   };
 }
 
@@ -37,7 +47,7 @@ export function listOutbox(
           .all(...states)
       : sqlite.prepare("SELECT * FROM outbox WHERE state <> 'done' ORDER BY id").all()
   ) as OutboxRow[];
-  return rows.map(toEntry);
+  return rows.map((op) => toEntry(sqlite, op));
 }
 
 function openOperation(sqlite: BetterSqlite3.Database, id: number): OutboxRow {
@@ -70,7 +80,7 @@ export function retryOperation(
   sqlite
     .prepare('UPDATE outbox SET state = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?')
     .run(state, now, op.id);
-  return toEntry(getOperation(sqlite, id)!);
+  return toEntry(sqlite, getOperation(sqlite, id)!);
 }
 
 /** New arguments for a parked (or not yet sent) operation, checked like a new command. */
@@ -107,7 +117,7 @@ export function editOperation(
       )
       .run(JSON.stringify(parsed.data), now, op.id);
     refreshRecord(sqlite, op.record_type, op.record_id);
-    return toEntry(getOperation(sqlite, id)!);
+    return toEntry(sqlite, getOperation(sqlite, id)!);
   })();
 }
 

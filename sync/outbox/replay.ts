@@ -10,7 +10,7 @@ import { ApiError, retryDelayMs, type ApiClient } from '../api';
 import { isLocalId } from '../contract';
 import type { ServiceResource } from '../db/rows';
 import { adoptAnswer, replaceTemporaryId } from './adopt';
-import { refreshRecord } from './local-truth';
+import { refreshRecord, type StoredBase } from './local-truth';
 import { lookForCreated } from './lookup';
 import {
   finish,
@@ -267,6 +267,9 @@ function accept(
     if (still === null) prepared(sqlite, `DELETE FROM ${table} WHERE id = ?`).run(op.record_id);
     return;
   }
+  // The service answers a cancellation (or 409: cancelled before), not the participation: its
+  // status is cancelled now, so the base says so until the course's list comes again.
+  if (op.command === 'participation.cancel') cancelledInBase(sqlite, op.record_type, op.record_id);
   if (!resource || resource.type === 'cancellation') {
     refreshRecord(sqlite, op.record_type, op.record_id);
     return;
@@ -277,6 +280,16 @@ function accept(
     replaceTemporaryId(sqlite, op.record_type, op.record_id, resource.id, now);
   }
   adoptAnswer(sqlite, resource, included, op.record_type, now, template);
+}
+
+function cancelledInBase(sqlite: BetterSqlite3.Database, type: string, id: string): void {
+  const { table } = writableType(type);
+  const text = prepared(sqlite, `SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
+    string | null | undefined;
+  if (!text) return;
+  const base = JSON.parse(text) as StoredBase;
+  base.attributes = { ...base.attributes, status: 'cancelled' };
+  prepared(sqlite, `UPDATE ${table} SET base = ? WHERE id = ?`).run(JSON.stringify(base), id);
 }
 
 async function settleUnknownCreate(

@@ -24,6 +24,7 @@ import { pullPersonDetails } from './collections/person-details';
 import { pullEndpointTrainings, pullPersonal } from './collections/personal';
 import { pullSingleton, pullWhole } from './collections/whole';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
+import { pullFeed, serviceHostWatch } from './feed-sync';
 import { forgetGoneItems } from './freshness';
 import {
   planCourses,
@@ -129,6 +130,7 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     simple: true,
   }) as number;
   input.replica.sqlite.pragma('wal_autocheckpoint = 0');
+  const serviceHost = serviceHostWatch(input.api);
   try {
     // Only this sync's requests count (an on-demand refresh may share the client meanwhile).
     await countingOwnRequests(
@@ -138,13 +140,19 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
         budget.observe();
         countCollectionRequest();
       },
-      () => pullEverything(ctx, stop, restoreWatch),
+      async () => {
+        await pullEverything(ctx, stop, restoreWatch);
+        // The private calendar feed: one plain request outside the client, counted here.
+        if (await pullFeed(ctx)) requests += 1;
+      },
     );
+    serviceHost.remember(ctx);
   } catch (error) {
     // A restore this sync noticed is kept even so: the older version is written now.
     restoreWatch.conclude(ctx);
     throw error;
   } finally {
+    serviceHost.stop();
     input.signal?.removeEventListener('abort', forwardAbort);
     input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
     input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');

@@ -15,7 +15,8 @@ function courseListQuery(db: Kysely<Database>) {
   return db
     .selectFrom('courses as c')
     .leftJoin('course_types as t', 't.id', 'c.course_type_id')
-    .leftJoin('addresses as a', 'a.id', 'c.location_id');
+    .leftJoin('addresses as a', 'a.id', 'c.location_id')
+    .leftJoin('clients as cl', 'cl.id', 'c.client_id');
 }
 
 const listColumns = [
@@ -29,7 +30,33 @@ const listColumns = [
   'c.last_date as lastDate',
   'a.city as city',
   'c.max_participants as maxParticipants',
+  'cl.name as client',
 ] as const;
+
+/**
+ * The filters courses.list and courses.days share, over `courses c`: a trainer (`self`: the
+ * signed-in user; unknown yet: nobody) and a search on the title (anywhere) or the course number
+ * (its start).
+ */
+function courseConditions(
+  args: { trainerId?: string | undefined; search?: string | undefined },
+  selfId: string | null,
+) {
+  const conditions = [sql`1`];
+  if (args.trainerId) {
+    const trainerId = args.trainerId === 'self' ? (selfId ?? '') : args.trainerId;
+    conditions.push(
+      sql`c.id IN (SELECT course_id FROM course_trainers WHERE user_id = ${trainerId})`,
+    );
+  }
+  if (args.search?.trim()) {
+    const pattern = prefixPattern(args.search.trim());
+    conditions.push(
+      sql`(c.title LIKE ${`%${pattern}`} ESCAPE '\\' OR c.course_number LIKE ${pattern} ESCAPE '\\')`,
+    );
+  }
+  return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
+}
 
 const participantCount = sql<number>`(SELECT count(*) FROM participations p WHERE p.course_id = c.id AND coalesce(p.status, '') <> 'cancelled')`;
 
@@ -41,25 +68,8 @@ export async function listCourses(
   let query = courseListQuery(db);
   if (args.from) query = query.where('c.last_date', '>=', args.from);
   if (args.until) query = query.where('c.first_date', '<', `${args.until}T99`);
-  const trainerId = args.trainerId === 'self' ? selfId : args.trainerId;
-  if (args.trainerId) {
-    query = query.where('c.id', 'in', (eb) =>
-      eb
-        .selectFrom('course_trainers')
-        .select('course_id')
-        .where('user_id', '=', trainerId ?? ''),
-    );
-  }
   if (args.status?.length) query = query.where('c.status', 'in', args.status);
-  if (args.search?.trim()) {
-    const pattern = prefixPattern(args.search.trim());
-    query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`c.title LIKE ${`%${pattern}`} ESCAPE '\\'`,
-        sql<boolean>`c.course_number LIKE ${pattern} ESCAPE '\\'`,
-      ]),
-    );
-  }
+  query = query.where(courseConditions(args, selfId));
   const total = Number(
     (await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
   );
@@ -73,6 +83,63 @@ export async function listCourses(
     .offset(args.offset)
     .execute();
   return { total, items: items.map((i) => ({ ...i, participants: Number(i.participants) })) };
+}
+
+/**
+ * The trainer's day plan: one row per course date, oldest first. A date belongs to a day by its
+ * first ten characters (the service's local day). Its place among its course's dates is counted
+ * over all of them, whatever the filters leave.
+ */
+export async function listCourseDays(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'courses.days'>,
+  selfId: string | null,
+): Promise<QueryResults['courses.days']> {
+  let query = courseListQuery(db)
+    .innerJoin('course_dates as d', 'd.course_id', 'c.id')
+    .where('c.local_state', 'is distinct from', 'deleted')
+    .where(courseConditions(args, selfId));
+  if (args.from) query = query.where('d.date_from', '>=', args.from);
+  if (args.until) query = query.where('d.date_from', '<', `${args.until}T99`);
+  const counts = await query
+    .select([
+      (eb) => eb.fn.countAll<number>().as('total'),
+      (args.anchor
+        ? sql<number>`coalesce(sum(d.date_from < ${args.anchor}), 0)`
+        : sql<number>`0`
+      ).as('before'),
+    ])
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .select([
+      ...listColumns.filter((column) => column !== 'c.id as id'),
+      'c.id as courseId',
+      'd.id as dateId',
+      'd.date_from as from',
+      'd.date_to as to',
+      participantCount.as('participants'),
+      sql<number>`(SELECT count(*) FROM course_dates o WHERE o.course_id = d.course_id AND (coalesce(o.date_from, '') < coalesce(d.date_from, '') OR (coalesce(o.date_from, '') = coalesce(d.date_from, '') AND o.id <= d.id)))`.as(
+        'dayNumber',
+      ),
+      sql<number>`(SELECT count(*) FROM course_dates o WHERE o.course_id = d.course_id)`.as(
+        'dayCount',
+      ),
+    ])
+    .orderBy('d.date_from')
+    .orderBy('d.id')
+    .limit(args.limit)
+    .offset(args.offset)
+    .execute();
+  return {
+    total: Number(counts.total),
+    anchorIndex: Number(counts.before),
+    items: rows.map((row) => ({
+      ...row,
+      participants: Number(row.participants),
+      dayNumber: Number(row.dayNumber),
+      dayCount: Number(row.dayCount),
+    })),
+  };
 }
 
 export async function getCourse(
@@ -125,7 +192,7 @@ export async function getCourse(
       .orderBy('position')
       .execute(),
   ]);
-  const item: CourseListItem = {
+  const item: Omit<CourseListItem, 'client'> = {
     id: course.id,
     localState: course.localState,
     title: course.title,
@@ -160,6 +227,7 @@ export async function getCourse(
 
 export async function listParticipations(
   db: Kysely<Database>,
+  sqlite: BetterSqlite3.Database,
   args: ParsedQueryArgs<'participations.list'>,
 ): Promise<ParticipationItem[]> {
   let query = db
@@ -175,6 +243,8 @@ export async function listParticipations(
       'p.attended as attended',
       'co.name as company',
       'u.short_name as uvt',
+      'p.company_id as companyId',
+      'p.uvt_id as uvtId',
       'p.base as base',
       'p.pending as pending',
     ])
@@ -184,7 +254,35 @@ export async function listParticipations(
   const rows = await query.orderBy('p.last_name').orderBy('p.first_name').orderBy('p.id').execute();
   return rows.map(({ base, pending, ...row }) => ({
     ...row,
+    company:
+      row.company ??
+      (row.companyId === null ? null : queuedCompanyName(sqlite, row.id, row.companyId)),
     attended: asBool(row.attended),
     attributes: currentAttributes({ base, pending }),
   }));
+}
+
+/**
+ * A company created with a walk-in's participation lives only in that queued operation's
+ * `included` until the service has it: its name, so the list shows it at once.
+ */
+function queuedCompanyName(
+  sqlite: BetterSqlite3.Database,
+  participationId: string,
+  companyId: string,
+): string | null {
+  const queued = sqlite
+    .prepare(
+      "SELECT args FROM outbox WHERE record_type = 'participation' AND record_id = ? AND state <> 'done' ORDER BY id DESC",
+    )
+    .pluck()
+    .all(participationId) as string[];
+  for (const text of queued) {
+    const args = JSON.parse(text) as {
+      included?: { type?: string; id?: string; attributes?: { name?: unknown } }[];
+    };
+    const company = args.included?.find((item) => item.type === 'company' && item.id === companyId);
+    if (typeof company?.attributes?.name === 'string') return company.attributes.name;
+  }
+  return null;
 }

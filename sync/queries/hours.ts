@@ -1,10 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool } from './record';
+import { asBool, currentAttributes, prefixPattern } from './record';
+import { addDays, serviceWallClock } from './service-time';
 
 interface HoursFilter {
   userId?: string | undefined;
+  /** The signed-in user: their entries created here have no user yet (the service sets it). */
+  selfId?: string | null;
   from?: string | undefined;
   until?: string | undefined;
   freigegeben?: boolean | undefined;
@@ -14,7 +17,12 @@ interface HoursFilter {
 function hoursWhere(filter: HoursFilter) {
   // A record deleted here is gone for every screen, though its DELETE is still queued.
   const conditions = [sql`h.local_state IS NOT 'deleted'`];
-  if (filter.userId) conditions.push(sql`h.user_id = ${filter.userId}`);
+  if (filter.userId !== undefined)
+    conditions.push(
+      filter.userId === filter.selfId
+        ? sql`(h.user_id = ${filter.userId} OR (h.user_id IS NULL AND h.local_state = 'created'))`
+        : sql`h.user_id = ${filter.userId}`,
+    );
   if (filter.from) conditions.push(sql`h.von >= ${filter.from}`);
   if (filter.until) conditions.push(sql`h.von < ${`${filter.until}T99`}`);
   if (filter.freigegeben !== undefined)
@@ -27,7 +35,11 @@ export async function listHours(
   args: ParsedQueryArgs<'hours.list'>,
   selfId: string | null,
 ): Promise<QueryResults['hours.list']> {
-  const filter = { ...args, userId: args.userId === 'self' ? (selfId ?? '') : args.userId };
+  const filter = {
+    ...args,
+    userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
+    selfId,
+  };
   const totals = await db
     .selectFrom('helferstunden as h')
     .where(hoursWhere(filter))
@@ -56,6 +68,10 @@ export async function listHours(
       'a.beschreibung as anlass',
       'a.typ as anlassTyp',
       't.bezeichnung as typ',
+      'h.anlass_id as anlassId',
+      'h.typ_id as typId',
+      'h.base as base',
+      'h.pending as pending',
     ])
     .orderBy(args.sort === 'stunden' ? 'h.stunden' : 'h.von', 'desc')
     .orderBy('h.id')
@@ -65,7 +81,16 @@ export async function listHours(
   return {
     total: Number(totals.n),
     totalStunden: Number(totals.stunden ?? 0),
-    items: rows.map((r) => ({ ...r, freigegeben: asBool(r.freigegeben) })),
+    items: rows.map(({ base, pending, ...r }) => {
+      // What an edit form shows besides the columns: the local truth's remark and kilometres.
+      const attributes = currentAttributes({ base, pending });
+      return {
+        ...r,
+        freigegeben: asBool(r.freigegeben),
+        bemerkung: typeof attributes.bemerkung === 'string' ? attributes.bemerkung : null,
+        anfahrtKm: typeof attributes.anfahrt_km === 'number' ? attributes.anfahrt_km : null,
+      };
+    }),
   };
 }
 
@@ -76,6 +101,7 @@ export async function hoursSummary(
 ): Promise<QueryResults['hours.summary']> {
   const filter: HoursFilter = {
     userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
+    selfId,
     ...(args.year ? { from: `${args.year}-01-01`, until: `${args.year}-12-31` } : {}),
   };
   const rows = await db
@@ -100,4 +126,206 @@ export async function hoursSummary(
     entries: byTyp.reduce((sum, r) => sum + r.entries, 0),
     byTyp,
   };
+}
+
+export async function hoursYears(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.years'>,
+  selfId: string | null,
+): Promise<QueryResults['hours.years']> {
+  const userId = args.userId === 'self' ? (selfId ?? '') : args.userId;
+  const year = sql<string>`substr(h.von, 1, 4)`;
+  const rows = await db
+    .selectFrom('helferstunden as h')
+    .where(hoursWhere({ userId, selfId }))
+    .where('h.von', 'is not', null)
+    .select([
+      year.as('year'),
+      sql<number>`coalesce(sum(h.stunden), 0)`.as('stunden'),
+      (eb) => eb.fn.countAll<number>().as('entries'),
+    ])
+    .groupBy(year)
+    .orderBy(year, 'desc')
+    .execute();
+  return rows
+    .map((r) => ({ year: Number(r.year), stunden: Number(r.stunden), entries: Number(r.entries) }))
+    .filter((r) => Number.isInteger(r.year));
+}
+
+// The course an occasion is about: its `referenz` when that is a course, else, for an occasion
+// of type `kurs`, the course whose number its description names in parentheses, as the service's
+// own course occasions and the trainer's drafts write it: "Erste Hilfe (EH-2026-17)". The service
+// links occasions only to services and appointments; a course reference is taken should it ever
+// send one.
+const COURSE_REFERENCE_TYPES = ['course'];
+
+/** The course numbers an occasion's description names in parentheses. */
+function courseNumbersIn(beschreibung: string | null): string[] {
+  return [...(beschreibung ?? '').matchAll(/\(([^()]+)\)/g)].map((match) => match[1]!.trim());
+}
+
+export async function listOccasions(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.occasions'>,
+): Promise<QueryResults['hours.occasions']> {
+  let query = db
+    .selectFrom('helferstunden_anlaesse as a')
+    .select([
+      'a.id as id',
+      'a.local_state as localState',
+      'a.typ as typ',
+      'a.beschreibung as beschreibung',
+      'a.datum as datum',
+      'a.referenz_type as referenzType',
+      'a.referenz_id as referenzId',
+    ])
+    .where('a.local_state', 'is distinct from', 'deleted');
+  const search = args.search?.trim();
+  if (search)
+    query = query.where(
+      sql<boolean>`a.beschreibung LIKE ${`%${prefixPattern(search)}`} ESCAPE '\\'`,
+    );
+  const rows = await query
+    .orderBy('a.datum', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(args.limit)
+    .execute();
+  const numbers = [
+    ...new Set(
+      rows.filter((r) => r.typ === 'kurs').flatMap((r) => courseNumbersIn(r.beschreibung)),
+    ),
+  ];
+  const courseByNumber = new Map<string, string>();
+  if (numbers.length > 0) {
+    const courses = await db
+      .selectFrom('courses')
+      .select(['id', 'course_number'])
+      .where('course_number', 'in', numbers)
+      .orderBy('first_date', 'desc')
+      .execute();
+    for (const course of courses)
+      if (course.course_number && !courseByNumber.has(course.course_number))
+        courseByNumber.set(course.course_number, course.id);
+  }
+  return rows.map(({ referenzType, referenzId, ...row }) => ({
+    ...row,
+    courseId:
+      referenzType !== null && COURSE_REFERENCE_TYPES.includes(referenzType)
+        ? referenzId
+        : row.typ === 'kurs'
+          ? (courseNumbersIn(row.beschreibung)
+              .map((number) => courseByNumber.get(number))
+              .find((id) => id !== undefined) ?? null)
+          : null,
+  }));
+}
+
+/** The days before today that hours.suggestions looks at by default. */
+export const SUGGESTION_DAYS = 60;
+
+/**
+ * Course days the signed-in trainer taught (courses not cancelled, dates begun by now) in the
+ * range, without an own hours entry on that day. `stunden` is the date's length rounded to a
+ * quarter hour, at least 0.25; a date without an end (or one not after its start) gets 0.25, the
+ * smallest entry, for the trainer to correct.
+ */
+export async function hourSuggestions(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.suggestions'>,
+  selfId: string | null,
+  now: Date,
+): Promise<QueryResults['hours.suggestions']> {
+  if (!selfId) return [];
+  const wallClock = serviceWallClock(now);
+  const today = wallClock.slice(0, 10);
+  const from = args.from ?? addDays(today, -SUGGESTION_DAYS);
+  const until = args.until ?? today;
+  const rows = await db
+    .selectFrom('course_dates as d')
+    .innerJoin('courses as c', 'c.id', 'd.course_id')
+    .select([
+      'c.id as courseId',
+      'c.title as title',
+      'c.course_number as courseNumber',
+      'd.id as dateId',
+      'd.date_from as from',
+      'd.date_to as to',
+    ])
+    .where('c.local_state', 'is distinct from', 'deleted')
+    .where(sql<boolean>`coalesce(c.status, '') <> 'cancelled'`)
+    .where(sql<boolean>`c.id IN (SELECT course_id FROM course_trainers WHERE user_id = ${selfId})`)
+    .where('d.date_from', '>=', from)
+    .where('d.date_from', '<', `${until}T99`)
+    .where(sql<boolean>`substr(d.date_from, 1, 19) <= ${wallClock}`)
+    .where(
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM helferstunden h WHERE ${hoursWhere({ userId: selfId, selfId })} AND h.von >= substr(d.date_from, 1, 10) AND h.von < substr(d.date_from, 1, 10) || 'T99')`,
+    )
+    .orderBy('d.date_from', 'desc')
+    .orderBy('d.id', 'desc')
+    .execute();
+  const occasions = await courseOccasions(
+    db,
+    rows.map((r) => ({ id: r.courseId, number: r.courseNumber })),
+  );
+  return rows.flatMap((row) =>
+    row.from === null
+      ? []
+      : [
+          {
+            ...row,
+            from: row.from,
+            stunden: quarterHours(row.from, row.to),
+            occasionId: occasions.get(row.courseId) ?? null,
+          },
+        ],
+  );
+}
+
+/** The length from `from` to `to` in hours, rounded to a quarter, at least 0.25. */
+export function quarterHours(from: string, to: string | null): number {
+  const length = to === null ? NaN : (Date.parse(to) - Date.parse(from)) / 3_600_000;
+  if (!Number.isFinite(length)) return 0.25;
+  return Math.max(0.25, Math.round(length * 4) / 4);
+}
+
+/** For each course, an occasion (not deleted) about it, the newest first (see courseNumbersIn). */
+async function courseOccasions(
+  db: Kysely<Database>,
+  courses: { id: string; number: string | null }[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (courses.length === 0) return found;
+  const ids = [...new Set(courses.map((c) => c.id))];
+  const byNumber = new Map(
+    courses.filter((c) => c.number).map((c) => [c.number as string, c.id] as const),
+  );
+  const rows = await db
+    .selectFrom('helferstunden_anlaesse as a')
+    .select(['a.id', 'a.typ', 'a.beschreibung', 'a.referenz_type', 'a.referenz_id'])
+    .where('a.local_state', 'is distinct from', 'deleted')
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('a.referenz_type', 'in', COURSE_REFERENCE_TYPES),
+          eb('a.referenz_id', 'in', ids),
+        ]),
+        ...[...byNumber.keys()].map((number) =>
+          eb.and([
+            eb('a.typ', '=', 'kurs'),
+            sql<boolean>`a.beschreibung LIKE ${`%(${prefixPattern(number).slice(0, -1)})%`} ESCAPE '\\'`,
+          ]),
+        ),
+      ]),
+    )
+    .orderBy('a.datum', 'desc')
+    .orderBy('a.id', 'desc')
+    .execute();
+  for (const row of rows) {
+    const courseIds =
+      row.referenz_type !== null && COURSE_REFERENCE_TYPES.includes(row.referenz_type)
+        ? [row.referenz_id]
+        : courseNumbersIn(row.beschreibung).map((number) => byNumber.get(number));
+    for (const id of courseIds) if (id && !found.has(id)) found.set(id, row.id);
+  }
+  return found;
 }

@@ -2,12 +2,13 @@
 import type { ParsedQueryArgs, QueryName, QueryResults } from '../contract';
 import type { Replica } from '../db/open';
 import type { SyncStateTable } from '../db/schema';
-import { getCourse, listCourses, listParticipations } from './courses';
-import { hoursSummary, listHours } from './hours';
+import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
+import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
 import {
   listCalendars,
   listClientParticipants,
   listClients,
+  listCompanies,
   listForms,
   listHourTypes,
   listNotifications,
@@ -21,8 +22,11 @@ type Handlers = {
   [N in QueryName]: (args: ParsedQueryArgs<N>) => Promise<QueryResults[N]> | QueryResults[N];
 };
 
-/** The handler of every query of the contract; the dispatcher (sync/dispatch) validates their arguments. */
-export function queryHandlers(replica: Replica): Handlers {
+/**
+ * The handler of every query of the contract; the dispatcher (sync/dispatch) validates their
+ * arguments. `now`: the clock of what depends on the day (hour suggestions).
+ */
+export function queryHandlers(replica: Replica, now: () => Date = () => new Date()): Handlers {
   const { db, sqlite } = replica;
   const selfId = () =>
     (sqlite.prepare("SELECT value FROM replica_meta WHERE key = 'self_id'").pluck().get() as
@@ -32,16 +36,21 @@ export function queryHandlers(replica: Replica): Handlers {
     'personnel.get': (args) => getPerson(db, sqlite, args.id),
     'personnel.countByStatus': () => countByStatus(db),
     'courses.list': (args) => listCourses(db, args, selfId()),
+    'courses.days': (args) => listCourseDays(db, args, selfId()),
     'courses.get': (args) => getCourse(db, sqlite, args.id),
-    'participations.list': (args) => listParticipations(db, args),
+    'participations.list': (args) => listParticipations(db, sqlite, args),
     'hours.list': (args) => listHours(db, args, selfId()),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),
     'hours.types': (args) => listHourTypes(db, args),
+    'hours.years': (args) => hoursYears(db, args, selfId()),
+    'hours.occasions': (args) => listOccasions(db, args),
+    'hours.suggestions': (args) => hourSuggestions(db, args, selfId(), now()),
     'calendars.list': () => listCalendars(db),
     'notifications.list': (args) => listNotifications(db, args),
     'reference.get': () => referenceData(db),
     'clients.list': (args) => listClients(db, args),
     'clients.participants': (args) => listClientParticipants(db, args),
+    'companies.list': (args) => listCompanies(db, args),
     'forms.list': (args) => listForms(db, args),
     search: (args) => search(db, args),
     'sync.status': () => syncStatus(sqlite),

@@ -213,3 +213,30 @@ export async function search(
   ]);
   return { people, courses, participants };
 }
+
+/**
+ * Companies of the replica (they come with participations) for a walk-in's company: names that
+ * begin with the search first, then those that contain it, each by name. LIKE ignores the case
+ * of ASCII letters only: umlauts match as they are typed.
+ */
+export async function listCompanies(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'companies.list'>,
+): Promise<QueryResults['companies.list']> {
+  let query = db
+    .selectFrom('companies as c')
+    .leftJoin('uvts as u', 'u.id', 'c.uvt_id')
+    .select(['c.id as id', 'c.name as name', 'c.uvt_id as uvtId', 'u.short_name as uvt']);
+  const search = args.search?.trim();
+  if (search) {
+    const starts = prefixPattern(search);
+    query = query
+      .where(sql<boolean>`c.name LIKE ${`%${starts}`} ESCAPE '\\'`)
+      .orderBy(sql`c.name LIKE ${starts} ESCAPE '\\'`, 'desc');
+  }
+  return query
+    .orderBy(sql`c.name COLLATE NOCASE`)
+    .orderBy('c.id')
+    .limit(args.limit)
+    .execute();
+}

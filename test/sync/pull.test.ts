@@ -118,9 +118,13 @@ describe.each([
     await write(target, 'DELETE', `/personal/${trainee.id}/ausbildungen/${trainingId}`);
     sandbox.store.remove('user', removed!.id);
 
-    const hours = await list(
-      target,
-      `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`,
+    // Entries of the person removed above cannot be changed any more (the service checks the user).
+    const hours = (
+      await list(target, `/helferstunden?filter[eigene]=false&filter[von]=${hoursFrom}`)
+    ).filter(
+      (entry) =>
+        (entry.relationships?.user as { data?: { id?: string } } | undefined)?.data?.id !==
+        removed!.id,
     );
     await write(target, 'PATCH', `/helferstunden/${hours[0]!.id}`, {
       data: { type: 'helferstunden', id: hours[0]!.id, attributes: { stunden: 7.5 } },

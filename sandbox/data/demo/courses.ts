@@ -49,6 +49,8 @@ interface CoursePlan {
   dates: TimeSpan[];
   cancelled: boolean;
   trainers: Person[];
+  /** trainer1 leads it: the demo's day of a trainer (a course today, one a few days ago). */
+  trainerOne?: boolean;
 }
 
 /** Courses lie from half a year before the anchor to a year after it. */
@@ -91,9 +93,29 @@ function planCourses(ctx: GenerationContext, business: Business): CoursePlan[] {
     }
     plans.push({ type, client, dates, cancelled: random.chance(0.04), trainers: [] });
   }
+  showTrainerOnesDay(ctx, plans);
   // Ids in date order, as a service that numbers courses when they are planned.
   plans.sort((a, b) => a.dates[0]!.from - b.dates[0]!.from);
   return plans.map((plan) => ({ ...plan, id: ctx.newId('course') }));
+}
+
+/**
+ * The demo as a trainer opens on today: trainer1 teaches a one-day course today and taught one
+ * three days ago (its hours not yet entered: the hours screen suggests them). Two plans of
+ * one-day types are moved there; no draw of the random sources changes.
+ */
+function showTrainerOnesDay(ctx: GenerationContext, plans: Omit<CoursePlan, 'id'>[]): void {
+  const oneDay = plans.filter((plan) => plan.type.days === 1 && !plan.type.internal);
+  for (const [plan, offset] of [
+    [oneDay[0], 0],
+    [oneDay[1], -3],
+  ] as const) {
+    if (!plan) continue;
+    const from = berlinWallClockToUtc(ctx.day(offset), plan.type.startHour, plan.type.startMinute);
+    plan.dates = [{ from, to: from + plan.type.hours * HOUR_MS }];
+    plan.cancelled = false;
+    plan.trainerOne = true;
+  }
 }
 
 /** Open first-aid courses fall mostly on Saturdays, in-house and evening courses on weekdays. */
@@ -124,9 +146,9 @@ function assignTrainers(ctx: GenerationContext, plans: CoursePlan[], personnel: 
         [third!, 22],
         [null, 31],
       ]) ?? random.pick(personnel.instructors);
-    plan.trainers = [lead];
+    plan.trainers = [plan.trainerOne ? first! : lead];
     if (plan.type.days === 2 || random.chance(0.35)) {
-      plan.trainers.push(random.pick(everyone.filter((p) => p !== lead)));
+      plan.trainers.push(random.pick(everyone.filter((p) => p !== plan.trainers[0])));
     }
   }
   // The demo opens on trainer1's default window (today to +12 months): make sure it is not empty.

@@ -99,7 +99,13 @@ export function generateHours(
   return events;
 }
 
-/** Trainers of completed courses enter their teaching hours, one entry per course day. */
+/** Trainers enter a course's hours within a week of its end. */
+const ENTERED_AFTER_DAYS = 7;
+
+/**
+ * Trainers of completed courses enter their teaching hours, one entry per course day; the
+ * occasion is there from the course's end, the entries of the last week's courses are not yet.
+ */
 function courseOccasions(
   ctx: GenerationContext,
   personnel: Personnel,
@@ -117,9 +123,12 @@ function courseOccasions(
       end: course.dates.at(-1)!.to,
       hourType: '2',
       ort: '',
-      shifts: course.trainerIds.flatMap((id) =>
-        course.dates.map((span) => ({ person: byId.get(id)!, span })),
-      ),
+      shifts:
+        course.dates.at(-1)!.to > ctx.anchorInstant - ENTERED_AFTER_DAYS * DAY_MS
+          ? []
+          : course.trainerIds.flatMap((id) =>
+              course.dates.map((span) => ({ person: byId.get(id)!, span })),
+            ),
     }));
 }
 

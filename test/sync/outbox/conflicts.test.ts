@@ -21,15 +21,27 @@ const tempFile = temporaryFiles('outbox-conflicts');
 
 let world: World;
 const store = () => world.sandbox.store;
-const ownHours = () =>
-  store()
-    .all('helferstunden')
-    .filter((h) => (h.relationships.user as { id: string } | null)?.id === world.officeId);
+/**
+ * The office's own entries that the replica holds (the sync reads a window of hours), read once:
+ * a change on the service reorders the store's list.
+ */
+let own: ReturnType<ReturnType<typeof store>['all']> = [];
+const ownHours = () => own;
 
 beforeAll(async () => {
   world = await startWorld(tempFile('replica.sqlite'));
+  own = store()
+    .all('helferstunden')
+    .filter((h) => (h.relationships.user as { id: string } | null)?.id === world.officeId)
+    .filter((h) => row(world, 'helferstunden', h.id) !== undefined);
 });
 afterAll(() => world.close());
+
+/** Two values for mine and theirs, both unlike the entry's own (moved by an hour where equal). */
+function unlike(own: unknown, mine: number, theirs: number): [number, number] {
+  const shift = (value: number) => (value === own ? value + 1 : value);
+  return [shift(mine), shift(theirs)];
+}
 
 async function changedOnBothSides(entryId: string, mine: number, theirs: number) {
   await write(world, 'helferstunden.update', { id: entryId, attributes: { stunden: mine } });
@@ -76,30 +88,33 @@ describe('a field changed on both sides', () => {
 
   it('a change of another field of the same record survives taking theirs', async () => {
     const entry = ownHours()[1]!;
+    // Values unlike the entry's own: the same value on the service would be no change there.
+    const [mine, theirs] = unlike(entry.attributes.stunden, 6.5, 7);
     await write(world, 'helferstunden.update', {
       id: entry.id,
       attributes: { bemerkung: 'meine Notiz' },
     });
-    await changedOnBothSides(entry.id, 6.5, 7);
+    await changedOnBothSides(entry.id, mine, theirs);
     const [conflict] = await call<ConflictEntry[]>(world, 'conflicts.list', {});
     expect(conflict).toMatchObject({ field: 'stunden', recordId: entry.id });
     await call(world, 'conflicts.resolve', { id: conflict!.id, take: 'theirs' });
     expect(row(world, 'helferstunden', entry.id)).toMatchObject({
-      stunden: 7,
+      stunden: theirs,
       local_state: 'changed',
     });
     await push(world);
     expect(store().get('helferstunden', entry.id)!.attributes).toMatchObject({
       bemerkung: 'meine Notiz',
-      stunden: 7,
+      stunden: theirs,
     });
   });
 
   it('taking mine sends it as a PATCH', async () => {
     const entry = ownHours()[2]!;
-    await changedOnBothSides(entry.id, 3.75, 8);
+    const [mine, theirs] = unlike(entry.attributes.stunden, 3.75, 8);
+    await changedOnBothSides(entry.id, mine, theirs);
     const [conflict] = await call<ConflictEntry[]>(world, 'conflicts.list', {});
-    expect(conflict).toMatchObject({ mine: 3.75, theirs: 8 });
+    expect(conflict).toMatchObject({ mine, theirs });
     const resolved = await call(world, 'conflicts.resolve', { id: conflict!.id, take: 'mine' });
     expect(resolved).toMatchObject({ resolved: true, sent: true });
     world.sandbox.clearRequests();
@@ -107,13 +122,13 @@ describe('a field changed on both sides', () => {
     await push(world);
     expect(writesLogged(world)).toEqual([`PATCH /helferstunden/${entry.id} 200`]);
     expect(world.sent[0]!.body).toMatchObject({
-      data: { attributes: { stunden: 3.75 } },
+      data: { attributes: { stunden: mine } },
     });
-    expect(store().get('helferstunden', entry.id)!.attributes.stunden).toBe(3.75);
+    expect(store().get('helferstunden', entry.id)!.attributes.stunden).toBe(mine);
     expect(await outbox(world)).toEqual([]);
     expect(await call(world, 'conflicts.list', {})).toEqual([]);
     expect(row(world, 'helferstunden', entry.id)).toMatchObject({
-      stunden: 3.75,
+      stunden: mine,
       local_state: null,
     });
   });

@@ -351,6 +351,12 @@ describe('courses', () => {
       paid: true,
     });
     expect(attrs('participation', cancelled!.id)?.status).toBe('cancelled');
+    // The replica too, right after the push: the service answers a cancellation, not the
+    // participation, and the course's list may come again only much later.
+    expect(row(world, 'participations', cancelled!.id)).toMatchObject({
+      status: 'cancelled',
+      local_state: null,
+    });
     const offlineFields = store()
       .all('customfield')
       .filter((f) => f.attributes.name === 'Offline-Feld');
