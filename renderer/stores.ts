@@ -1,10 +1,18 @@
-// The renderer's state, in three zustand stores fed by the core's answers and events:
-// the app (AppState: first run, signed in, ...), the sync (SchedulerState and sync.status)
-// and the errors to show (CoreErrors in both languages).
+// The renderer's state, in zustand stores fed by the core's answers and events:
+// the app (AppState: first run, signed in, ...), the sync (SchedulerState and sync.status),
+// the errors to show (CoreErrors in both languages) and the app's settings (language, theme).
 import { create } from 'zustand';
 import type { CoreBridge, ConnectionState } from './bridge';
 import { CoreCallError } from './bridge';
-import type { AppState, CoreError, CoreEvent, SchedulerState, SyncStatus } from './contract';
+import type {
+  AppSettings,
+  AppState,
+  CoreError,
+  CoreEvent,
+  SchedulerState,
+  SyncStatus,
+} from './contract';
+import { currentLanguage, setLanguage } from './i18n';
 
 interface AppStore {
   bridge: CoreBridge | null;
@@ -75,7 +83,10 @@ export function reportError(error: unknown): undefined {
 }
 
 function applyAppState(state: AppState): void {
+  const signedInNow = state.phase === 'signed-in' && useApp.getState().state?.phase !== 'signed-in';
   useApp.setState({ state });
+  // A sign-in may bring settings of its own (a demo's role sets the profile).
+  if (signedInNow) loadSettings();
   if (state.scheduler) useSync.setState({ scheduler: state.scheduler });
   if (state.phase !== 'signed-in') useSync.setState({ status: null });
 }
@@ -143,6 +154,9 @@ export function handleEvent(event: CoreEvent, notify: NotifyHandler): void {
     case 'notifications.new':
       if (event.items.length > 0) notify(event.items);
       return;
+    case 'settings.changed':
+      applySettings(event.settings);
+      return;
   }
 }
 
@@ -185,6 +199,7 @@ export function connectStores(bridge: CoreBridge, notify: NotifyHandler): () => 
         applyAppState(state);
         refreshSyncStatus();
       }, reportError);
+      loadSettings();
       bridge
         .call('app.visible', { visible: document.visibilityState === 'visible' })
         .catch(() => {});
@@ -196,4 +211,76 @@ export function connectStores(bridge: CoreBridge, notify: NotifyHandler): () => 
     offConnection();
     offVisibility();
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app's settings: kept by the core (every window and every start has them), applied here
+// as they arrive (settings.get on connecting and after a sign-in, the event settings.changed
+// from another window). Before the first answer the language kept in this browser holds.
+
+interface SettingsStore {
+  settings: AppSettings | null;
+}
+
+export const useSettings = create<SettingsStore>()(() => ({ settings: null }));
+
+export type Theme = AppSettings['theme'];
+
+/** The theme on <html>: data-theme light or dark; none for the system's choice. */
+export function applyTheme(theme: Theme): void {
+  const root = document.documentElement;
+  if (theme === 'system') root.removeAttribute('data-theme');
+  else root.setAttribute('data-theme', theme);
+}
+
+/** Shows the settings on this page: theme at once, the language when one is chosen. */
+export function applySettings(settings: AppSettings): void {
+  useSettings.setState({ settings });
+  applyTheme(settings.theme);
+  if (settings.language && settings.language !== currentLanguage()) setLanguage(settings.language);
+}
+
+/** Reads the settings from the core and applies them (quietly: a core without them keeps the page as it is). */
+export function loadSettings(): void {
+  const bridge = useApp.getState().bridge;
+  if (!bridge) return;
+  bridge.call('settings.get', {}).then(applySettings, () => {
+    // an older core, or not ready: the page keeps its language and the system's theme
+  });
+}
+
+export type SettingsChange = Partial<Omit<AppSettings, 'language'>> & {
+  language?: NonNullable<AppSettings['language']>;
+};
+
+/**
+ * Changes settings: shown at once (language, theme), then kept by the core. A refusal puts the
+ * previous settings back and answers the error (its issues name the fields).
+ */
+export async function updateSettings(
+  change: SettingsChange,
+): Promise<{ ok: true; settings: AppSettings } | { ok: false; error: CoreError }> {
+  const previous = useSettings.getState().settings;
+  if (previous) applySettings({ ...previous, ...change });
+  else {
+    if (change.theme) applyTheme(change.theme);
+    if (change.language) setLanguage(change.language);
+  }
+  const bridge = useApp.getState().bridge;
+  if (!bridge)
+    return {
+      ok: false,
+      error: {
+        code: 'offline',
+        message: { de: 'Keine Verbindung zur App.', en: 'No connection to the app.' },
+      },
+    };
+  try {
+    const settings = await bridge.call('settings.update', change);
+    applySettings(settings);
+    return { ok: true, settings };
+  } catch (error) {
+    if (previous) applySettings(previous);
+    return { ok: false, error: asCoreError(error) };
+  }
 }

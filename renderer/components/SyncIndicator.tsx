@@ -1,6 +1,9 @@
 // The always-visible sync indicator: online/offline, last sync, progress, pending, parked and
-// conflicts; a click opens the details; "Jetzt synchronisieren" beside it.
+// conflicts; a click opens the details; "Jetzt synchronisieren" beside it. With
+// onOpenSyncCentre, the counts are a button of their own that opens the sync centre, and
+// refused changes and conflicts stand out, so a trainer sees that something waits for them.
 import { useState } from 'react';
+import './SyncIndicator.css';
 import { useTranslation } from 'react-i18next';
 import type { SchedulerState, SyncStatus } from '../contract';
 import { absoluteTime, formatNumber, relativeTime, useNow } from '../format';
@@ -36,7 +39,7 @@ function phaseText(t: T, scheduler: SchedulerState): string {
 function Counts({ scheduler }: { scheduler: SchedulerState }) {
   const { t } = useTranslation();
   return (
-    <span className="sync-counts">
+    <span className="sync-counts" data-attention={scheduler.parked + scheduler.conflicts > 0}>
       <span
         className={scheduler.pending > 0 ? 'badge badge-pending' : 'badge badge-quiet'}
         data-testid="sync-pending"
@@ -82,7 +85,7 @@ export function useSyncNow(): { run(): void; running: boolean } {
   };
 }
 
-export function SyncIndicator() {
+export function SyncIndicator({ onOpenSyncCentre }: { onOpenSyncCentre?: () => void } = {}) {
   const { t, i18n } = useTranslation();
   const scheduler = useSync((store) => store.scheduler);
   const connection = useApp((store) => store.connection);
@@ -149,10 +152,22 @@ export function SyncIndicator() {
         >
           {last}
         </span>
-        {scheduler ? <Counts scheduler={scheduler} /> : null}
+        {scheduler && !onOpenSyncCentre ? <Counts scheduler={scheduler} /> : null}
         {/* The visible words are the button's name (WCAG 2.5.3); what a click does, for screen readers. */}
         <span className="visually-hidden">{t('sync.showDetails')}</span>
       </button>
+      {scheduler && onOpenSyncCentre ? (
+        <button
+          type="button"
+          className="sync-counts-button"
+          data-testid="sync-open-centre"
+          data-attention={scheduler.parked + scheduler.conflicts > 0}
+          onClick={onOpenSyncCentre}
+        >
+          <Counts scheduler={scheduler} />
+          <span className="visually-hidden">{t('sync.openCentre')}</span>
+        </button>
+      ) : null}
       <button
         type="button"
         className="secondary sync-now"
@@ -164,12 +179,31 @@ export function SyncIndicator() {
       <span className="visually-hidden" role="status">
         {online ? t('sync.online') : t('sync.offline')}: {main}
       </span>
-      <SyncDetails open={open} onClose={() => setOpen(false)} />
+      <SyncDetails
+        open={open}
+        onClose={() => setOpen(false)}
+        onOpenSyncCentre={
+          onOpenSyncCentre
+            ? () => {
+                setOpen(false);
+                onOpenSyncCentre();
+              }
+            : undefined
+        }
+      />
     </div>
   );
 }
 
-function SyncDetails({ open, onClose }: { open: boolean; onClose(): void }) {
+function SyncDetails({
+  open,
+  onClose,
+  onOpenSyncCentre,
+}: {
+  open: boolean;
+  onClose(): void;
+  onOpenSyncCentre?: (() => void) | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const scheduler = useSync((store) => store.scheduler);
   const status = useSync((store) => store.status);
@@ -222,6 +256,11 @@ function SyncDetails({ open, onClose }: { open: boolean; onClose(): void }) {
         >
           {t('sync.now')}
         </button>
+        {onOpenSyncCentre ? (
+          <button type="button" className="secondary" onClick={onOpenSyncCentre}>
+            {t('sync.details.openCentre')}
+          </button>
+        ) : null}
         <button type="button" className="secondary" onClick={onClose}>
           {t('sync.details.close')}
         </button>

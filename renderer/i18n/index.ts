@@ -1,8 +1,18 @@
-// German first, English switchable; every string of the renderer is in de.json and en.json.
+// German first, English switchable; every string of the renderer is in de.json and en.json, and
+// a workspace's own strings in <workspace>.de.json / .en.json beside them (under its key).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import coursesDe from './courses.de.json';
+import coursesEn from './courses.en.json';
 import de from './de.json';
 import en from './en.json';
+import hoursDe from './hours.de.json';
+import hoursEn from './hours.en.json';
+import syncCentreDe from './syncCentre.de.json';
+import syncCentreEn from './syncCentre.en.json';
+
+const german = { ...de, courses: coursesDe, hours: hoursDe, syncCentre: syncCentreDe };
+const english = { ...en, courses: coursesEn, hours: hoursEn, syncCentre: syncCentreEn };
 
 export const LANGUAGES = ['de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -34,7 +44,7 @@ export function currentLanguage(): Language {
 
 export function initI18n(): typeof i18next {
   void i18next.use(initReactI18next).init({
-    resources: { de: { translation: de }, en: { translation: en } },
+    resources: { de: { translation: german }, en: { translation: english } },
     lng: storedLanguage(),
     fallbackLng: 'de',
     interpolation: { escapeValue: false },

@@ -146,15 +146,17 @@ export function AccountForm(props: { initial?: Partial<Values> }) {
   );
 }
 
-export function DemoButton(props: { label?: string }) {
+/** Starts the demo as the office (every record) or as a trainer (own courses and hours). */
+export function DemoButton(props: { label?: string; role?: 'office' | 'trainer' }) {
   const { t } = useTranslation();
   const bridge = useApp((store) => store.bridge);
   const busy = useApp((store) => store.busy);
+  const role = props.role ?? 'office';
   const start = async () => {
     if (!bridge || busy) return;
     useApp.setState({ busy: 'demo' });
     try {
-      useApp.getState().setState(await bridge.call('account.demo', {}));
+      useApp.getState().setState(await bridge.call('account.demo', { role }));
     } catch (caught) {
       // Shown in the error list: a failed demo login changes the screen to "signed out".
       reportError(caught);
@@ -163,7 +165,13 @@ export function DemoButton(props: { label?: string }) {
     }
   };
   return (
-    <button type="button" onClick={start} disabled={busy !== null} data-testid="demo">
+    <button
+      type="button"
+      className={role === 'trainer' ? 'secondary' : undefined}
+      onClick={start}
+      disabled={busy !== null}
+      data-testid={role === 'trainer' ? 'demo-trainer' : 'demo'}
+    >
       {busy === 'demo' ? t('firstRun.demoRunning') : (props.label ?? t('firstRun.demo'))}
     </button>
   );
@@ -184,7 +192,10 @@ export function FirstRun() {
           <section className="card" aria-labelledby="demo-title">
             <h2 id="demo-title">{t('firstRun.demoTitle')}</h2>
             <p>{t('firstRun.demoText')}</p>
-            <DemoButton />
+            <div className="actions demo-roles">
+              <DemoButton />
+              <DemoButton role="trainer" label={t('firstRun.demoTrainer')} />
+            </div>
           </section>
           <section className="card" aria-labelledby="account-title">
             <h2 id="account-title">{t('firstRun.accountTitle')}</h2>

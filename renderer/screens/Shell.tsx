@@ -1,6 +1,6 @@
-// The shell of the signed-in app: the sync indicator always in view, the navigation frame for
-// the workspaces the next issues fill, the user and sign-out.
-import { useRef, useState } from 'react';
+// The shell of the signed-in app: the sync indicator always in view, the workspaces (Alt+1 … 5
+// switch between them), the user and sign-out.
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../contract';
 import { LanguageSwitch } from '../components/LanguageSwitch';
@@ -8,23 +8,20 @@ import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { formatNumber } from '../format';
 import { useSync } from '../stores';
+import { CoursesWorkspace } from './courses/CoursesWorkspace';
+import { HoursWorkspace } from './hours/HoursWorkspace';
 import { Settings } from './Settings';
+import { SyncCentre } from './sync-centre/SyncCentre';
 
 export const WORKSPACES = ['courses', 'hours', 'personnel', 'syncCenter', 'settings'] as const;
 export type Workspace = (typeof WORKSPACES)[number];
 
-/** The replica's record types each placeholder can already count (real data, not made up). */
-const COUNTED: Partial<Record<Workspace, string>> = {
-  courses: 'course',
-  hours: 'helferstunden',
-  personnel: 'user',
-};
-
-function Placeholder({ workspace }: { workspace: Exclude<Workspace, 'settings'> }) {
+/** The office's workspace (a later issue): what the replica holds already, counted. */
+function PersonnelPlaceholder() {
   const { t, i18n } = useTranslation();
   const status = useSync((store) => store.status);
-  const counted = COUNTED[workspace];
-  const count = counted && status ? status.counts[counted] : undefined;
+  const workspace = 'personnel';
+  const count = status ? status.counts.user : undefined;
   return (
     <section className="placeholder" aria-labelledby="workspace-title">
       <h1 id="workspace-title">{t(`nav.${workspace}`)}</h1>
@@ -55,6 +52,19 @@ export function Shell({ state }: { state: AppState }) {
     window.requestAnimationFrame(() => main.current?.focus());
   };
 
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const index = Number(event.key) - 1;
+      const next = WORKSPACES[index];
+      if (!next) return;
+      event.preventDefault();
+      go(next);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -62,7 +72,7 @@ export function Shell({ state }: { state: AppState }) {
       </a>
       <header className="topbar">
         <span className="brand">{t('app.name')}</span>
-        <SyncIndicator />
+        <SyncIndicator onOpenSyncCentre={() => go('syncCenter')} />
         <div className="topbar-end">
           <LanguageSwitch />
           {state.user ? (
@@ -77,12 +87,14 @@ export function Shell({ state }: { state: AppState }) {
       </header>
       <nav className="sidebar" aria-label={t('nav.label')}>
         <ul>
-          {WORKSPACES.map((name) => (
+          {WORKSPACES.map((name, index) => (
             <li key={name}>
               <button
                 type="button"
                 className="nav-item"
                 aria-current={workspace === name ? 'page' : undefined}
+                aria-keyshortcuts={`Alt+${index + 1}`}
+                title={`Alt+${index + 1}`}
                 onClick={() => go(name)}
               >
                 {t(`nav.${name}`)}
@@ -92,10 +104,16 @@ export function Shell({ state }: { state: AppState }) {
         </ul>
       </nav>
       <main id="main" className="workspace" ref={main} tabIndex={-1}>
-        {workspace === 'settings' ? (
+        {workspace === 'courses' ? (
+          <CoursesWorkspace />
+        ) : workspace === 'hours' ? (
+          <HoursWorkspace />
+        ) : workspace === 'syncCenter' ? (
+          <SyncCentre />
+        ) : workspace === 'settings' ? (
           <Settings state={state} />
         ) : (
-          <Placeholder workspace={workspace} />
+          <PersonnelPlaceholder />
         )}
       </main>
       <SignOutDialog open={signOut} onClose={() => setSignOut(false)} />

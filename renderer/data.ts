@@ -1,0 +1,132 @@
+// The screens' way to the data: queries that read again when the replica changes (data.changed,
+// sync.finished), and commands checked with the contract's own schemas before they are sent,
+// so a mistake shows next to its field and nothing is queued.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { z } from 'zod';
+import {
+  commands,
+  type CallArgs,
+  type CommandArgs,
+  type CommandName,
+  type CommandResults,
+  type CoreError,
+  type QueryArgs,
+  type QueryName,
+  type QueryResults,
+} from './contract';
+import { currentLanguage } from './i18n';
+import { asCoreError, useApp, useSync } from './stores';
+
+export interface QueryState<T> {
+  /** The last answer (kept while the next one loads, so lists never flash empty). */
+  data: T | undefined;
+  error: CoreError | null;
+  loading: boolean;
+  reload(): void;
+}
+
+/**
+ * Runs a query of the contract and again whenever its arguments change or the replica does.
+ * `enabled: false` holds it (a detail without an id).
+ */
+export function useQuery<N extends QueryName>(
+  name: N,
+  args: QueryArgs<N>,
+  options: { enabled?: boolean } = {},
+): QueryState<QueryResults[N]> {
+  const bridge = useApp((store) => store.bridge);
+  const dataVersion = useSync((store) => store.dataVersion);
+  const [tick, setTick] = useState(0);
+  const [state, setState] = useState<Omit<QueryState<QueryResults[N]>, 'reload'>>({
+    data: undefined,
+    error: null,
+    loading: true,
+  });
+  const key = JSON.stringify(args);
+  const latest = useRef(0);
+  const enabled = options.enabled ?? true;
+  useEffect(() => {
+    if (!bridge || !enabled) return;
+    const run = ++latest.current;
+    setState((previous) => ({ ...previous, loading: true }));
+    bridge.call(name, JSON.parse(key) as CallArgs<N>).then(
+      (data) => {
+        if (run === latest.current) setState({ data, error: null, loading: false });
+      },
+      (error: unknown) => {
+        if (run === latest.current)
+          setState((previous) => ({ ...previous, error: asCoreError(error), loading: false }));
+      },
+    );
+  }, [bridge, name, key, dataVersion, tick, enabled]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+/** A refused field: its dotted path (`attributes.first_name`) and the words in the language in use. */
+export type FieldErrors = Record<string, string>;
+
+const germanIssues = z.locales.de().localeError;
+
+/**
+ * The contract's verdict on a command's arguments, before anything is sent: null when valid,
+ * else the words per field (German from the schema's own `params.de` or zod's German locale).
+ */
+export function checkCommand<N extends CommandName>(
+  name: N,
+  args: CommandArgs<N>,
+): FieldErrors | null {
+  const schema = commands[name] as z.ZodType;
+  const german = currentLanguage() === 'de';
+  const result = schema.safeParse(args, german ? { error: germanIssues } : undefined);
+  if (result.success) return null;
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const path = issue.path.map(String).join('.');
+    const words = german
+      ? ((issue as { params?: { de?: string } }).params?.de ?? issue.message)
+      : issue.message;
+    errors[path] ??= words;
+  }
+  return errors;
+}
+
+export type SendResult<N extends CommandName> =
+  { ok: true; value: CommandResults[N] } | { ok: false; error: CoreError; fields: FieldErrors };
+
+/**
+ * Checks a command with the contract, then sends it. Never throws: a refusal comes back with
+ * the words per field (the core's own issues when it refused), so a form keeps what was typed.
+ */
+export async function sendCommand<N extends CommandName>(
+  name: N,
+  args: CommandArgs<N>,
+): Promise<SendResult<N>> {
+  const fields = checkCommand(name, args);
+  if (fields) {
+    const words = Object.values(fields).join('; ');
+    return {
+      ok: false,
+      fields,
+      error: { code: 'invalid_arguments', message: { de: words, en: words } },
+    };
+  }
+  const bridge = useApp.getState().bridge;
+  if (!bridge)
+    return {
+      ok: false,
+      fields: {},
+      error: {
+        code: 'offline',
+        message: { de: 'Keine Verbindung zur App.', en: 'No connection to the app.' },
+      },
+    };
+  try {
+    return { ok: true, value: (await bridge.call(name, args as CallArgs<N>)) as CommandResults[N] };
+  } catch (error) {
+    const core = asCoreError(error);
+    const refused: FieldErrors = {};
+    for (const issue of core.issues ?? []) refused[issue.path] ??= issue.message;
+    return { ok: false, error: core, fields: refused };
+  }
+}

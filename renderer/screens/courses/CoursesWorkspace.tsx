@@ -1,0 +1,409 @@
+// The trainer's courses: the filter bar, the list of course dates and the open course beside it
+// (two panes on a wide window) or instead of it (one pane, with a way back). Shortcuts: "/" or
+// Ctrl+F the search, Escape or Alt+Left back from the course to the list.
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../components/ExportButton';
+import type { CourseDayItem } from '../../contract';
+import { errorText } from '../../errors';
+import { formatDate, serviceDay } from '../../format';
+import { useApp, useSync } from '../../stores';
+import { CourseDetail } from './CourseDetail';
+import { CourseList, type CourseListHandle } from './CourseList';
+import { addDays, addMonths, useCoursesUi } from './state';
+import { useCourseDays, type DaysFilter } from './useCourseDays';
+import './courses.css';
+
+/** Wider than this (CSS px of the workspace), list and course stand side by side. */
+const TWO_PANES_FROM = 980;
+const DAYS_BACK = 14;
+const DEFAULT_MONTHS_AHEAD = 3;
+
+/** True when a key goes to something that takes text (a "/" there is a character). */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement)
+    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+  return false;
+}
+
+/** A modal dialog is open: the workspace's shortcuts rest. */
+export function dialogOpen(): boolean {
+  return document.querySelector('dialog[open]') !== null;
+}
+
+/** Keeps the element as tall as the window leaves below its top, and says how wide it is. */
+function useFill(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const fit = () => {
+      const top = element.getBoundingClientRect().top + window.scrollY;
+      element.style.height = `${Math.max(320, window.innerHeight - top - 16)}px`;
+      setWidth(element.clientWidth);
+    };
+    fit();
+    // What sits above may change height (the top bar wraps while syncing, a banner comes).
+    const observer = new ResizeObserver(fit);
+    observer.observe(document.documentElement);
+    observer.observe(element);
+    const topbar = document.querySelector('.topbar');
+    if (topbar) observer.observe(topbar);
+    window.addEventListener('resize', fit);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', fit);
+    };
+  }, [ref]);
+  return width;
+}
+
+export function CoursesWorkspace() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const bridge = useApp((store) => store.bridge);
+  const status = useSync((store) => store.status);
+  const { filter, rangeSet, open, setFilter, setOpen } = useCoursesUi();
+  const today = serviceDay();
+  const root = useRef<HTMLElement>(null);
+  const width = useFill(root);
+  const wide = width >= TWO_PANES_FROM;
+  const list = useRef<CourseListHandle>(null);
+  const search = useRef<HTMLInputElement>(null);
+  const detailHeading = useRef<HTMLHeadingElement>(null);
+  const [text, setText] = useState(filter.search);
+
+  // The default range: two weeks back to the end of the sync's course window.
+  const [monthsAhead, setMonthsAhead] = useState<number | null>(null);
+  useEffect(() => {
+    if (!bridge) return;
+    let alive = true;
+    bridge.call('settings.get', {}).then(
+      (settings) => alive && setMonthsAhead(settings.courseMonthsAhead || DEFAULT_MONTHS_AHEAD),
+      () => alive && setMonthsAhead(DEFAULT_MONTHS_AHEAD),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [bridge]);
+  const defaultRange = () => ({
+    from: addDays(today, -DAYS_BACK),
+    until: addMonths(today, monthsAhead ?? DEFAULT_MONTHS_AHEAD),
+  });
+  const defaultRangeRef = useRef(defaultRange);
+  defaultRangeRef.current = defaultRange;
+  useEffect(() => {
+    if (!rangeSet && monthsAhead !== null) setFilter(defaultRangeRef.current());
+  }, [rangeSet, monthsAhead, setFilter]);
+
+  // "Nur meine Kurse": on when the signed-in user trains any course. Undecided (all courses
+  // shown) until the replica has courses: a first sync may still be bringing them.
+  const dataVersion = useSync((store) => store.dataVersion);
+  const replicaCourses = status?.counts.course ?? 0;
+  useEffect(() => {
+    if (!bridge || filter.mine !== null) return;
+    let alive = true;
+    bridge.call('courses.days', { trainerId: 'self', limit: 1 }).then(
+      (answer) => {
+        if (!alive) return;
+        if (answer.total > 0) setFilter({ mine: true });
+        else if (replicaCourses > 0) setFilter({ mine: false });
+      },
+      () => alive && setFilter({ mine: false }),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [bridge, filter.mine, setFilter, dataVersion, replicaCourses]);
+
+  // Typing: the list follows after a short pause (one query per burst, not per key).
+  useEffect(() => {
+    if (text === filter.search) return;
+    const timer = window.setTimeout(() => setFilter({ search: text }), 70);
+    return () => window.clearTimeout(timer);
+  }, [text, filter.search, setFilter]);
+
+  const rangeWrong = filter.from !== '' && filter.until !== '' && filter.from > filter.until;
+  const daysFilter = useMemo<DaysFilter | null>(() => {
+    if (!rangeSet || rangeWrong) return null;
+    return {
+      from: filter.from || undefined,
+      until: filter.until || undefined,
+      search: filter.search.trim() || undefined,
+      trainerId: filter.mine ? 'self' : undefined,
+    };
+  }, [filter, rangeSet, rangeWrong]);
+  const days = useCourseDays(daysFilter, today);
+
+  const back = () => {
+    if (!open) return;
+    if (wide) {
+      list.current?.focusDate(open.dateId ?? '');
+      return;
+    }
+    const dateId = open.dateId;
+    setOpen(null);
+    window.requestAnimationFrame(() => list.current?.focusDate(dateId ?? ''));
+  };
+
+  const [focusDetail, setFocusDetail] = useState(false);
+  const detailFocused = useCallback(() => setFocusDetail(false), []);
+  const openCourse = (item: CourseDayItem, moveFocus: boolean) => {
+    setOpen({ courseId: item.courseId, dateId: item.dateId });
+    // The heading takes the focus once the course is shown (it may still be loading).
+    setFocusDetail(moveFocus || !wide);
+  };
+
+  // The workspace's shortcuts.
+  const backRef = useRef(back);
+  backRef.current = back;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || dialogOpen()) return;
+      const typing = isTyping(event.target);
+      if ((event.key === 'f' || event.key === 'F') && event.ctrlKey && !event.altKey) {
+        event.preventDefault();
+        search.current?.focus();
+        search.current?.select();
+        return;
+      }
+      if (event.key === '/' && !typing && !event.ctrlKey && !event.altKey) {
+        event.preventDefault();
+        search.current?.focus();
+        search.current?.select();
+        return;
+      }
+      const inDetail =
+        event.target instanceof Element && event.target.closest('.course-detail') !== null;
+      if (event.key === 'ArrowLeft' && event.altKey && !event.ctrlKey) {
+        event.preventDefault();
+        backRef.current();
+        return;
+      }
+      if (event.key === 'Escape' && inDetail && !typing) {
+        event.preventDefault();
+        backRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const courseCount = status?.counts.course;
+  const replicaEmpty =
+    courseCount === 0 || (status !== null && status.lastSuccessfulSyncAt === null && !courseCount);
+  const empty = replicaEmpty ? (
+    <div className="empty-state" data-testid="courses-empty" data-reason="replica">
+      <p className="empty-title">{t('courses.empty.replicaTitle')}</p>
+      <p>{t('courses.empty.replica')}</p>
+    </div>
+  ) : filter.search.trim() ? (
+    <div className="empty-state" data-testid="courses-empty" data-reason="search">
+      <p className="empty-title">
+        {t('courses.empty.searchTitle', { text: filter.search.trim() })}
+      </p>
+      <p>{t('courses.empty.search')}</p>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => {
+          setText('');
+          setFilter({ search: '' });
+          search.current?.focus();
+        }}
+      >
+        {t('courses.filter.clearSearch')}
+      </button>
+    </div>
+  ) : (
+    <div className="empty-state" data-testid="courses-empty" data-reason="range">
+      <p className="empty-title">
+        {filter.mine ? t('courses.empty.rangeMineTitle') : t('courses.empty.rangeTitle')}
+      </p>
+      <p>
+        {t('courses.empty.range', {
+          from: filter.from ? formatDate(filter.from, language) : '…',
+          until: filter.until ? formatDate(filter.until, language) : '…',
+        })}
+      </p>
+      {filter.mine ? (
+        <button type="button" className="secondary" onClick={() => setFilter({ mine: false })}>
+          {t('courses.filter.showAll')}
+        </button>
+      ) : null}
+    </div>
+  );
+
+  const showList = wide || !open;
+  const showDetail = open !== null;
+  const totalText =
+    days.total === null
+      ? ''
+      : t('courses.list.count', { count: days.total, n: days.total.toLocaleString(language) });
+
+  return (
+    <section
+      ref={root}
+      className={`courses-workspace ${wide ? 'two-panes' : 'one-pane'}`}
+      aria-labelledby="workspace-title"
+      data-testid="courses-workspace"
+    >
+      <div className="courses-list-pane" hidden={!showList}>
+        <div className="courses-head">
+          <h1 id="workspace-title">{t('courses.title')}</h1>
+          <span className="muted courses-total" aria-live="polite" data-testid="courses-total">
+            {totalText}
+          </span>
+          <ExportButton
+            className="secondary"
+            label={t('courses.export.calendar')}
+            data-testid="export-courses-ics"
+            request={() => ({
+              format: 'ics',
+              what: 'courses',
+              ...(filter.from ? { from: filter.from } : {}),
+              ...(filter.until ? { until: filter.until } : {}),
+              ...(filter.mine ? { trainerId: 'self' } : {}),
+              language: language === 'en' ? 'en' : 'de',
+            })}
+          />
+        </div>
+        <form
+          className="courses-filter"
+          role="search"
+          aria-label={t('courses.filter.label')}
+          onSubmit={(event) => {
+            event.preventDefault();
+            setFilter({ search: text });
+            list.current?.focus();
+          }}
+        >
+          <div className="filter-search">
+            <label htmlFor="course-search" className="visually-hidden">
+              {t('courses.filter.search')}
+            </label>
+            <input
+              id="course-search"
+              ref={search}
+              type="search"
+              value={text}
+              placeholder={t('courses.filter.searchPlaceholder')}
+              aria-keyshortcuts="/ Control+F"
+              title={t('courses.filter.searchTitle')}
+              data-testid="course-filter"
+              autoComplete="off"
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'ArrowDown') {
+                  event.preventDefault();
+                  list.current?.focus();
+                }
+              }}
+            />
+          </div>
+          <div className="filter-range">
+            <label>
+              <span>{t('courses.filter.from')}</span>
+              <input
+                type="date"
+                value={filter.from}
+                max={filter.until || undefined}
+                data-testid="course-filter-from"
+                aria-invalid={rangeWrong || undefined}
+                aria-describedby={rangeWrong ? 'course-range-error' : undefined}
+                onChange={(event) => setFilter({ from: event.target.value })}
+              />
+            </label>
+            <label>
+              <span>{t('courses.filter.until')}</span>
+              <input
+                type="date"
+                value={filter.until}
+                min={filter.from || undefined}
+                data-testid="course-filter-until"
+                aria-invalid={rangeWrong || undefined}
+                aria-describedby={rangeWrong ? 'course-range-error' : undefined}
+                onChange={(event) => setFilter({ until: event.target.value })}
+              />
+            </label>
+            <button
+              type="button"
+              className="secondary"
+              data-testid="course-today"
+              title={t('courses.filter.todayTitle')}
+              onClick={() => {
+                const inRange =
+                  (filter.from === '' || filter.from <= today) &&
+                  (filter.until === '' || filter.until >= today);
+                if (inRange) list.current?.today();
+                else setFilter(defaultRange());
+              }}
+            >
+              {t('courses.filter.today')}
+            </button>
+          </div>
+          <label className="check filter-mine">
+            <input
+              type="checkbox"
+              checked={filter.mine === true}
+              data-testid="course-filter-mine"
+              onChange={(event) => setFilter({ mine: event.target.checked })}
+            />
+            {t('courses.filter.mine')}
+          </label>
+        </form>
+        {rangeWrong ? (
+          <p id="course-range-error" className="field-error" role="alert">
+            {t('courses.filter.rangeWrong')}
+          </p>
+        ) : null}
+        {days.error ? (
+          <p className="form-error" role="alert" data-testid="courses-error">
+            {errorText(days.error, language)}
+          </p>
+        ) : null}
+        <h2 id="course-list-label" className="visually-hidden">
+          {t('courses.list.label')}
+        </h2>
+        <CourseList
+          days={days}
+          handle={list}
+          labelledBy="course-list-label"
+          openCourseId={open?.courseId ?? null}
+          openDateId={open?.dateId ?? null}
+          onOpen={(item) => openCourse(item, true)}
+          onClick={(item) => openCourse(item, false)}
+          empty={empty}
+        />
+        <p className="keys-hint muted">{t('courses.list.keys')}</p>
+      </div>
+      {showDetail && open ? (
+        <div className="courses-detail-pane">
+          <CourseDetail
+            key={open.courseId}
+            courseId={open.courseId}
+            headingRef={detailHeading}
+            onBack={wide ? null : back}
+            wantFocus={focusDetail}
+            onFocused={detailFocused}
+          />
+        </div>
+      ) : wide ? (
+        <div className="courses-detail-pane placeholder-pane" data-testid="course-detail-none">
+          <p className="muted">{t('courses.detail.none')}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+// The courses workspace's own state, kept outside its components so that switching to another
+// workspace (Alt+2) and back finds the same filter and the same open course.
+import { create } from 'zustand';
+
+export interface CourseFilter {
+  search: string;
+  /** YYYY-MM-DD; '' = open. */
+  from: string;
+  until: string;
+  /** "Nur meine Kurse"; null: not decided yet (on when the signed-in user trains any course). */
+  mine: boolean | null;
+}
+
+export interface OpenCourse {
+  courseId: string;
+  /** The date row it was opened from (the list marks it). */
+  dateId: string | null;
+}
+
+interface CoursesUi {
+  filter: CourseFilter;
+  /** The date range has been set (the defaults, or by the person): the list may be read. */
+  rangeSet: boolean;
+  open: OpenCourse | null;
+  setFilter(change: Partial<CourseFilter>): void;
+  setOpen(open: OpenCourse | null): void;
+}
+
+export const useCoursesUi = create<CoursesUi>()((set) => ({
+  filter: { search: '', from: '', until: '', mine: null },
+  rangeSet: false,
+  open: null,
+  setFilter: (change) =>
+    set((state) => ({
+      filter: { ...state.filter, ...change },
+      rangeSet: state.rangeSet || change.from !== undefined || change.until !== undefined,
+    })),
+  setOpen: (open) => set({ open }),
+}));
+
+/** A day YYYY-MM-DD moved by whole days (calendar arithmetic, no time zone involved). */
+export function addDays(day: string, days: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
+/** A day YYYY-MM-DD moved by whole months (the 31st becomes the month's last day). */
+export function addMonths(day: string, months: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month - 1 + months, Math.min(date, last)))
+    .toISOString()
+    .slice(0, 10);
+}

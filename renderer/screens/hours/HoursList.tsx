@@ -1,0 +1,225 @@
+// A year's hours entries, newest first, virtualized (thousands stay smooth): day, from–to,
+// hours, occasion with its kind, type, approval and "nicht gesendet". One row is in the tab
+// order; Up/Down/PageUp/PageDown/Home/End move, Enter changes, Delete deletes. An approved entry
+// cannot be changed by a trainer: its buttons say so instead.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { HoursItem } from '../../contract';
+import { formatDay, formatHours, formatTime } from '../../format';
+
+const ROW_HEIGHT = 58;
+
+export function HoursList({
+  items,
+  total,
+  onNearEnd,
+  onEdit,
+  onDelete,
+}: {
+  items: HoursItem[];
+  total: number;
+  onNearEnd(): void;
+  onEdit(item: HoursItem): void;
+  onDelete(item: HoursItem): void;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(0);
+  const focusPending = useRef(false);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (index) => items[index]?.id ?? index,
+  });
+  const index = Math.min(active, Math.max(0, items.length - 1));
+  const virtualItems = virtualizer.getVirtualItems();
+  const last = virtualItems[virtualItems.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    if (last >= items.length - 50 && items.length < total) onNearEnd();
+  }, [last, items.length, total, onNearEnd]);
+
+  // The row moved to gets the focus once it is rendered.
+  useEffect(() => {
+    if (!focusPending.current) return;
+    const row = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
+    if (row) {
+      focusPending.current = false;
+      row.focus({ preventScroll: true });
+    }
+  });
+
+  const move = (next: number) => {
+    const bounded = Math.max(0, Math.min(items.length - 1, next));
+    setActive(bounded);
+    focusPending.current = true;
+    virtualizer.scrollToIndex(bounded, { align: 'auto' });
+  };
+
+  const approved = (item: HoursItem) => item.freigegeben === true;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!(event.target as HTMLElement).matches('[data-testid="hours-row"]')) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const current = items[index];
+    switch (event.key) {
+      case 'ArrowDown':
+        move(index + 1);
+        break;
+      case 'ArrowUp':
+        move(index - 1);
+        break;
+      case 'PageDown':
+        move(index + page);
+        break;
+      case 'PageUp':
+        move(index - page);
+        break;
+      case 'Home':
+        move(0);
+        break;
+      case 'End':
+        move(items.length - 1);
+        break;
+      case 'Enter':
+        if (current && !approved(current)) onEdit(current);
+        break;
+      case 'Delete':
+        if (current && !approved(current)) onDelete(current);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  return (
+    <>
+      <div className="hours-list-head" aria-hidden="true">
+        <span>{t('hours.column.day')}</span>
+        <span className="num">{t('hours.column.stunden')}</span>
+        <span>{t('hours.column.occasion')}</span>
+        <span>{t('hours.column.state')}</span>
+        <span />
+      </div>
+      <div
+        className="hours-list"
+        ref={scroller}
+        onKeyDown={onKeyDown}
+        data-testid="hours-list"
+        data-total={total}
+      >
+        <div
+          role="list"
+          aria-label={t('hours.listLabel', { count: total })}
+          aria-describedby="hours-keys"
+          style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+        >
+          {virtualItems.map((virtual) => {
+            const item = items[virtual.index]!;
+            const selected = virtual.index === index;
+            const locked = approved(item);
+            const occasionTyp = item.anlassTyp
+              ? t(`hours.anlassTyp.${item.anlassTyp}`, { defaultValue: item.anlassTyp })
+              : null;
+            return (
+              <div
+                key={virtual.key}
+                role="listitem"
+                className="hours-row-frame"
+                style={{ transform: `translateY(${virtual.start}px)`, height: ROW_HEIGHT }}
+              >
+                <div
+                  className="hours-row"
+                  tabIndex={selected ? 0 : -1}
+                  data-row-index={virtual.index}
+                  data-selected={selected}
+                  data-testid="hours-row"
+                  data-hours-id={item.id}
+                  data-local-state={item.localState ?? ''}
+                  data-freigegeben={item.freigegeben === true}
+                  aria-keyshortcuts={locked ? undefined : 'Enter Delete'}
+                  onFocus={() => setActive(virtual.index)}
+                  onClick={() => setActive(virtual.index)}
+                  onDoubleClick={() => (locked ? undefined : onEdit(item))}
+                >
+                  <span className="hours-when">
+                    <span className="hours-day">
+                      {item.von ? formatDay(item.von, language) : '–'}
+                    </span>
+                    <span className="hours-time muted">
+                      {item.von ? formatTime(item.von, language) : ''}
+                      {item.bis ? `–${formatTime(item.bis, language)}` : ''}
+                    </span>
+                  </span>
+                  <span className="hours-stunden num" data-testid="hours-row-stunden">
+                    {t('hours.unit', { hours: formatHours(item.stunden ?? 0, language) })}
+                  </span>
+                  <span className="hours-occasion-cell">
+                    <span className="hours-occasion-name">
+                      {item.anlass ?? t('hours.noOccasion')}
+                    </span>
+                    <span className="hours-occasion-meta muted">
+                      {[occasionTyp, item.typ].filter(Boolean).join(' · ')}
+                    </span>
+                  </span>
+                  <span className="hours-state">
+                    {item.localState ? (
+                      <span
+                        className="badge badge-not-sent"
+                        data-testid="not-sent"
+                        data-local-state={item.localState}
+                        title={t(`hours.notSent.${item.localState}`)}
+                      >
+                        {t('hours.notSent.label')}
+                      </span>
+                    ) : null}
+                    {locked ? (
+                      <span className="badge badge-approved" data-testid="hours-approved">
+                        {t('hours.approved')}
+                      </span>
+                    ) : (
+                      <span className="badge badge-quiet">{t('hours.open')}</span>
+                    )}
+                  </span>
+                  <span className="hours-actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      data-testid="hours-edit"
+                      disabled={locked}
+                      title={locked ? t('hours.lockedHint') : 'Enter'}
+                      aria-label={`${t('hours.edit')}: ${item.von ? formatDay(item.von, language) : ''}`}
+                      onClick={() => onEdit(item)}
+                    >
+                      {t('hours.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      className="secondary"
+                      data-testid="hours-delete"
+                      disabled={locked}
+                      title={locked ? t('hours.lockedHint') : t('hours.deleteKey')}
+                      aria-label={`${t('hours.delete.button')}: ${item.von ? formatDay(item.von, language) : ''}`}
+                      onClick={() => onDelete(item)}
+                    >
+                      {t('hours.delete.button')}
+                    </button>
+                  </span>
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <p className="hint hours-keys" id="hours-keys">
+        {t('hours.keys')}
+      </p>
+    </>
+  );
+}
