@@ -29,7 +29,7 @@ import {
   shell,
   type WebContents,
 } from 'electron';
-import type { AppState, CoreEvent } from '../sync/contract';
+import type { AppSettings, AppState, CoreEvent } from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
 import { openHostSession, type HostSession } from '../sync/host/session';
 import { sandboxDemo } from './demo';
@@ -37,6 +37,7 @@ import { bindSessionToIpc } from './ipc';
 import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
 import { useSqliteBuild } from './native-sqlite';
 import { safeStorageSecretStore } from './safe-storage';
+import { exportSaver } from './save-dialog';
 import {
   MIN_HEIGHT,
   MIN_WIDTH,
@@ -144,6 +145,23 @@ async function start(): Promise<void> {
       openExternal: (url) => openInBrowser(url),
       demo: sandboxDemo(),
       workerUrl: new URL('./sync-worker.mjs', import.meta.url),
+      // An export asks where to save it (the session answers the bytes only without this).
+      saveFile: exportSaver<BrowserWindow>({
+        dialog: {
+          showSaveDialog: (window, options) =>
+            window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
+        },
+        window: () => BrowserWindow.getFocusedWindow() ?? mainWindow,
+        defaultFolders: () =>
+          (['downloads', 'documents', 'home'] as const).flatMap((name) => {
+            try {
+              return [app.getPath(name)];
+            } catch {
+              return [];
+            }
+          }),
+        language: () => dialogLanguage(),
+      }),
     });
     bindSessionToIpc({
       ipcMain,
@@ -408,6 +426,13 @@ async function signOutAsked(language: MenuLanguage): Promise<void> {
     { deleteLocalData: answer.response === 1 },
     { transport: 'local' },
   );
+}
+
+/** The app's language (its setting, else the system's), for the dialogs the core asks for. */
+async function dialogLanguage(): Promise<MenuLanguage> {
+  const settings = await hostSession?.call('settings.get', {}, { transport: 'local' });
+  const chosen = settings?.ok ? (settings.value as AppSettings).language : null;
+  return chosen ?? menuLanguage(app.getLocale());
 }
 
 /** New notifications from the service after a sync: an OS notification. */

@@ -1,8 +1,10 @@
 // `npm run bench [-- CASE...]`: performance as ratios against a baseline measured in the same run
 // (the machines are shared and noisy, so bare times mean little). Each case ends with one JSON line.
+import { exportBench } from './export-bench';
 import { outboxBench } from './outbox-bench';
 import { sandboxBench } from './sandbox-bench';
 import { syncBench } from './sync-bench';
+import { uiBench } from './ui-bench';
 import { uiHostBench } from './ui-host-bench';
 
 const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -10,6 +12,8 @@ const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
   sandbox: sandboxBench,
   outbox: outboxBench,
   'ui-host': uiHostBench,
+  ui: uiBench,
+  export: exportBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -9,31 +9,31 @@
 // listening and drops its connections: to the app that is exactly a service that went away,
 // while the sandbox keeps its logins (a restarted sandbox forgets every token, which would sign
 // the app out instead of letting it go back online by itself).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import axeCore from 'axe-core';
-import WebSocket from 'ws';
-import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { sandboxDemo } from '../../electron/demo';
 import type { BrowserServer } from '../../sync/host/browser-server';
 import type { DemoProvider } from '../../sync/host/session';
 import { TcpSwitch as Switch } from '../support/tcp-switch';
+import {
+  accessibilityViolations,
+  buildRenderer,
+  chromiumPresent,
+  collectPageErrors,
+  coreClient,
+  indicator,
+  launchChromium,
+  pendingOf,
+  phaseOf,
+  recordFailure,
+  shot,
+} from './support';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
-const haveChromium = existsSync(CHROMIUM);
-// CI installs it (.ci/run): there a missing browser is a failure, never a quiet skip.
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing in CI`);
-if (!haveChromium)
-  process.stderr.write(
-    `browser-mode e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`,
-  );
+const haveChromium = chromiumPresent('browser-mode e2e');
 
 /**
  * The real demo provider (electron/demo.ts), its interface (the base URL: every sync and the
@@ -69,64 +69,6 @@ function switchedDemo(): { demo: DemoProvider; service: () => Switch } {
   };
 }
 
-/** A second client of the core over the same WebSocket (as another window would be). */
-async function coreClient(server: BrowserServer) {
-  const socket = new WebSocket(server.socketUrl, [server.protocol], {
-    origin: `http://127.0.0.1:${server.port}`,
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  let nextId = 1;
-  const call = (name: string, args: unknown) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (data: WebSocket.RawData) => {
-        const message = JSON.parse(String(data)) as {
-          id?: number;
-          ok?: boolean;
-          value?: unknown;
-          error?: unknown;
-        };
-        if (message.id !== id) return;
-        socket.off('message', onMessage);
-        if (message.ok) resolve(message.value);
-        else reject(new Error(JSON.stringify(message.error)));
-      };
-      socket.on('message', onMessage);
-      socket.send(JSON.stringify({ id, call: name, args }));
-    });
-  return { call, close: () => socket.close() };
-}
-
-const indicator = (page: Page) => page.getByTestId('sync-indicator');
-const phaseOf = (page: Page) => indicator(page).getAttribute('data-phase');
-const pendingOf = async (page: Page) =>
-  Number(await page.getByTestId('sync-pending').getAttribute('data-count'));
-
-/**
- * axe-core's WCAG 2 A/AA rules on the page as it is: the violations, each with its rule and the
- * elements. Injected through the debugging protocol (an inline script would meet the CSP).
- */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeCore.source);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: typeof axeCore }).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.map(
-      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    );
-  });
-  return violations;
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
 describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
   let userData: string;
   let browser: Browser;
@@ -137,55 +79,30 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // The renderer as `npm run build:renderer` builds it, into a folder of this run.
-    const rendererDir = mkdtempSync(join(tmpdir(), 'vorort-e2e-renderer-'));
-    await build({
-      configFile: join(ROOT, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: rendererDir, emptyOutDir: true, sourcemap: false },
-    });
+    const renderer = await buildRenderer();
     userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-user-'));
     switched = switchedDemo();
     // Browser mode as `npm start -- --browser` starts it (electron/browser-main.ts), from a clean
     // user data folder, with the demo's service behind the switch.
     app = await startBrowserMode({
       userDataDir: userData,
-      rendererDir,
+      rendererDir: renderer.dir,
       demo: switched.demo,
       openExternal: async () => {
         throw new Error('no system browser in this test (the demo signs in by itself)');
       },
     });
     server = app.server;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'de-DE' });
-    page.on('console', (message: ConsoleMessage) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
-    return async () => {
-      rmSync(rendererDir, { recursive: true, force: true });
-    };
+    collectPageErrors(page, consoleErrors);
+    return renderer.remove;
   }, 120_000);
 
   afterEach(async (context) => {
     // A failed step leaves its picture and what the page said.
-    if (context.task.result?.state !== 'fail' || !page) return;
-    const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-    await shot(page, `failed-${name}`).catch(() => {});
-    if (consoleErrors.length) process.stderr.write(`page errors:\n${consoleErrors.join('\n')}\n`);
+    if (context.task.result?.state === 'fail')
+      await recordFailure(page, '', context.task.name, consoleErrors);
   });
 
   afterAll(async () => {
@@ -225,12 +142,19 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
     expect(seen.indexOf('syncing')).toBeGreaterThanOrEqual(0);
     expect(seen.lastIndexOf('idle')).toBeGreaterThan(seen.indexOf('syncing'));
 
-    // With counts: nothing pending, a last sync in words, the replica's records per workspace.
+    // With counts: nothing pending, a last sync in words, the replica's records: the course
+    // dates in the courses workspace (the first), the people in the personnel placeholder (Alt+3).
     expect(await pendingOf(page)).toBe(0);
     await expect.poll(() => page.getByTestId('sync-pending').textContent()).toBe('0 ausstehend');
     await expect
       .poll(() => indicator(page).textContent())
       .toMatch(/zuletzt (vor \d+ Sekunden|jetzt)/);
+    await expect
+      .poll(async () => Number(await page.getByTestId('course-list').getAttribute('data-total')), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
+    await page.keyboard.press('Alt+3');
     await expect
       .poll(
         async () =>

@@ -1,0 +1,235 @@
+// The `ui` case (issue 12): the trainer's course list in browser mode, in Debian's Chromium, on a
+// `medium` replica against the same on an empty one (target: each ratio at most 1.5):
+// - load: from the page's navigation to the course list painted from the replica (the frame
+//   after the list shows the rows of its query: `data-search` on course-list);
+// - keystroke: from a key pressed in the filter box to the list painted with that filter's rows.
+// Both apps run in this process as `npm start -- --browser` runs them, signed in as the office
+// (every course of the replica): `medium` after its first sync, `empty` to a service that is not
+// there (signed in, its syncs fail, its replica stays empty). Runs alternate between the two, so
+// the machine's noise falls on both alike; medians of BENCH_UI_RUNS (default 9) runs each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import type { CoreEvent } from '../../sync/contract';
+import type { DemoProvider } from '../../sync/host/session';
+import { spawnSandbox, type SandboxInfo } from '../support/sandbox-process';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+/** Course titles with a "K" (… am Kind) are a share of the list, not all of it ("s" is in every "Erste"). */
+const KEY = 'K';
+
+interface Figures {
+  loadMs: number;
+  keystrokeMs: number;
+  /** Rows the list holds before and after the keystroke. */
+  rows: number;
+  rowsAfterKey: number;
+}
+
+export async function uiBench(): Promise<Record<string, unknown>> {
+  const runs = Number(process.env.BENCH_UI_RUNS ?? 9);
+  const rendererDir = mkdtempSync(join(tmpdir(), 'vorort-bench-renderer-'));
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: rendererDir, emptyOutDir: true, sourcemap: false },
+  });
+  const service = await spawnSandbox(['--scale', 'medium', '--seed', '1', '--auto-approve']);
+  const dirs: string[] = [];
+  const apps: BrowserMode[] = [];
+  let browser: Browser | null = null;
+  try {
+    const open = async (demo: DemoProvider, waitForSync: boolean) => {
+      const dir = mkdtempSync(join(tmpdir(), 'vorort-bench-ui-'));
+      dirs.push(dir);
+      const app = await startBrowserMode({ userDataDir: dir, rendererDir, demo });
+      apps.push(app);
+      const synced = firstSync(app);
+      const signedIn = await app.session.call('account.demo', { role: 'office' });
+      if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.error)}`);
+      if (waitForSync) await synced;
+      return app;
+    };
+    const medium = await open(serviceAt(service, service.baseUrl), true);
+    const empty = await open(serviceAt(service, await deadBaseUrl()), false);
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    const samples = { medium: [] as Figures[], empty: [] as Figures[] };
+    // One warm-up each (the browser's caches, the core's statements), then alternating runs.
+    await measure(browser, medium.url);
+    await measure(browser, empty.url);
+    for (let run = 0; run < runs; run++) {
+      samples.medium.push(await measure(browser, medium.url));
+      samples.empty.push(await measure(browser, empty.url));
+    }
+    const summary = (list: Figures[]) => ({
+      loadMs: median(list.map((f) => f.loadMs)),
+      keystrokeMs: median(list.map((f) => f.keystrokeMs)),
+      rows: list[0]!.rows,
+      rowsAfterKey: list[0]!.rowsAfterKey,
+    });
+    const m = summary(samples.medium);
+    const e = summary(samples.empty);
+    const loadRatio = round(m.loadMs / e.loadMs, 2);
+    const keystrokeRatio = round(m.keystrokeMs / e.keystrokeMs, 2);
+    return {
+      scale: 'medium',
+      runs,
+      target: 'load and keystroke each at most 1.5 × the empty replica',
+      medium: m,
+      empty: e,
+      loadRatio,
+      keystrokeRatio,
+      withinTarget: loadRatio <= 1.5 && keystrokeRatio <= 1.5,
+    };
+  } finally {
+    await browser?.close();
+    for (const app of apps) await app.close();
+    await service.stop();
+    for (const dir of [...dirs, rendererDir]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The bench's service as the app's "demo" (its OAuth always the real one, its interface at baseUrl). */
+function serviceAt(service: SandboxInfo, baseUrl: string): DemoProvider {
+  return {
+    start: async () => ({
+      baseUrl,
+      authUrl: service.authUrl,
+      tokenUrl: service.tokenUrl,
+      clientId: service.clientId,
+      close: async () => {},
+    }),
+  };
+}
+
+/** An interface address nobody answers: a loopback port taken and given back. */
+async function deadBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/core/v1`;
+}
+
+function firstSync(app: BrowserMode): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = app.session.onEvent((event: CoreEvent) => {
+      if (event.type !== 'sync.finished') return;
+      stop();
+      if (event.ok) resolve();
+      else reject(new Error(`the first sync failed: ${event.error ?? ''}`));
+    });
+  });
+}
+
+/**
+ * A fresh page: the time from navigation to the list painted, then a key in the filter box and
+ * the time to the list painted with its rows. Both measured inside the page (performance.now(),
+ * the frame after the DOM shows them), so the driver's own delays do not count.
+ */
+async function measure(browser: Browser, url: string): Promise<Figures> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.addInitScript(WATCH_LIST);
+    await page.goto(url);
+    await page
+      .waitForFunction(() => Number.isFinite(window.vorortBench?.painted.get('')), null, {
+        timeout: 60_000,
+      })
+      .catch(async (error: unknown) => {
+        // What the page showed instead, to be looked at.
+        await page.screenshot({ path: join(ROOT, 'test-artifacts', 'bench-ui-failed.png') });
+        throw error;
+      });
+    const rows = await listTotal(page);
+    const filter = page.getByTestId('course-filter');
+    await filter.focus();
+    await page.evaluate(() => {
+      document.addEventListener(
+        'keydown',
+        (event) => {
+          window.vorortBench!.keyAt = event.timeStamp;
+        },
+        { once: true, capture: true },
+      );
+    });
+    await page.keyboard.press(KEY);
+    await page.waitForFunction(
+      (key) => Number.isFinite(window.vorortBench?.painted.get(key)),
+      KEY,
+      {
+        timeout: 30_000,
+      },
+    );
+    const figures = await page.evaluate((key) => {
+      const bench = window.vorortBench!;
+      return { loadMs: bench.painted.get('')!, keystrokeMs: bench.painted.get(key)! - bench.keyAt };
+    }, KEY);
+    return { ...figures, rows, rowsAfterKey: await listTotal(page) };
+  } finally {
+    await context.close();
+  }
+}
+
+async function listTotal(page: Page): Promise<number> {
+  return Number(await page.getByTestId('course-list').getAttribute('data-total'));
+}
+
+declare global {
+  interface Window {
+    vorortBench?: { painted: Map<string, number>; keyAt: number };
+  }
+}
+
+/**
+ * Runs in the page before its scripts: notes when the list first shows each search's rows. A
+ * string, not a function: the TypeScript loader's helpers would not exist in the page.
+ */
+const WATCH_LIST = `(() => {
+  const bench = { painted: new Map(), keyAt: 0 };
+  window.vorortBench = bench;
+  const check = () => {
+    const list = document.querySelector('[data-testid="course-list"][data-search]');
+    const search = list ? list.getAttribute('data-search') : null;
+    if (search === null || bench.painted.has(search)) return;
+    bench.painted.set(search, Number.NaN);
+    requestAnimationFrame(() => bench.painted.set(search, performance.now()));
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['data-search'],
+  });
+})();`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return round(value, 1);
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
