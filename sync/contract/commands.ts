@@ -1180,6 +1180,8 @@ export interface OutboxEntry {
   arguments: unknown;
   /** The record created offline this entry waits for (a `local-` id), if any. */
   waitingFor: string | null;
+  /** Held back: its record has a conflict not yet resolved (DESIGN rule 2), sent once it is. */
+  inConflict: boolean;
   /** What record the operation concerns, in words from the replica; null when unknown. */
   subject: OutboxSubject | null;
 }

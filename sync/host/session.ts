@@ -33,7 +33,7 @@ import { feedStatus, refreshFeed, setFeedUrl } from '../pull/feed';
 import { FEED_COLLECTION } from '../pull/feed-sync';
 import type { SyncSummary } from '../pull/engine';
 import type { SyncOptions, SyncProgress } from '../pull/options';
-import { createRefresher, type Refresher } from '../pull/refresh';
+import { createRefresher, refreshBeforePush, type Refresher } from '../pull/refresh';
 import { runSyncInWorker } from '../pull/worker';
 import { reachable, replicaCounts, SyncScheduler } from '../scheduler';
 import {
@@ -344,6 +344,8 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     // The probes since the last sync were requests of this client too: they come off this budget.
     const probes = probesSinceSync;
     probesSinceSync = 0;
+    // The courses with changes waiting first, so the office's changes meet them as conflicts.
+    const refreshed = refresher ? await refreshBeforePush(refresher, replica.sqlite, signal) : 0;
     const outbox = await pushOutbox({
       api: client,
       sqlite: replica.sqlite,
@@ -351,6 +353,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       maxWaitMs: 10_000,
       onProgress: (event) => progress({ collection: 'outbox', ...event }),
     });
+    outbox.requests += refreshed; // the push's own: counted and budgeted with it
     const intervalSeconds = intervalMs / 1000;
     const budget = budgetFor(intervalSeconds, client.pace);
     // At most a quarter (the heartbeat's share of the pace; a longer gap between syncs spread them).

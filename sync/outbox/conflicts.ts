@@ -57,13 +57,18 @@ function rebaseRecord(
   const { table } = writableType(type);
   const current = prepared(sqlite, `SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
     string | undefined;
-  const changes = foldChanges(openOperations(sqlite, type, id));
+  const ops = openOperations(sqlite, type, id);
+  const changes = foldChanges(ops);
   if (current && changes && current !== previousBase) {
     const before = JSON.parse(previousBase) as StoredBase;
     const after = JSON.parse(current) as StoredBase;
+    // What each open operation set: an earlier one may have reached the service with its answer
+    // lost (outcome unknown), and the service holding our own value is no one else's change.
+    const ownValues = ops.map((op) => effectOf(op.command, parseArgs(op)).attributes);
     for (const [field, mine] of Object.entries(changes.attributes)) {
       const theirs = after.attributes[field];
       if (sameValue(before.attributes[field], theirs) || sameValue(theirs, mine)) continue;
+      if (ownValues.some((own) => field in own && sameValue(own[field], theirs))) continue;
       saveConflict(sqlite, {
         type,
         id,

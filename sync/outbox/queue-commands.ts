@@ -12,7 +12,7 @@ import {
   type OutboxRow,
   type WriteArgs,
 } from './operations';
-import { waitingFor } from './replay';
+import { inConflict, waitingFor } from './replay';
 import { outboxSubject } from './subject';
 
 export function toEntry(sqlite: BetterSqlite3.Database, op: OutboxRow): OutboxEntry {
@@ -30,6 +30,7 @@ export function toEntry(sqlite: BetterSqlite3.Database, op: OutboxRow): OutboxEn
     createdAt: op.created_at,
     arguments: args,
     waitingFor: waitingFor(op),
+    inConflict: inConflict(sqlite, op.record_type, op.record_id),
     subject: outboxSubject(sqlite, op.record_type, op.record_id, args),
   };
 }

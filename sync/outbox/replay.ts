@@ -156,12 +156,27 @@ function nextReady(
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
          AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.record_type = o.record_type
            AND p.record_id = o.record_id AND p.state <> 'done' AND p.id < o.id)
+         AND NOT EXISTS (SELECT 1 FROM conflicts c WHERE c.record_type = o.record_type
+           AND c.record_id = o.record_id)
        ORDER BY id`,
   ).iterate(now) as IterableIterator<OutboxRow>;
   for (const op of candidates) {
     if (!claimed.has(op.id) && waitingFor(op) === null) return op;
   }
   return undefined;
+}
+
+/**
+ * Whether the record has a conflict not yet resolved: its operations wait for the person's
+ * decision (DESIGN rule 2), as sending them would decide it for "mine".
+ */
+export function inConflict(sqlite: BetterSqlite3.Database, type: string, id: string): boolean {
+  return (
+    prepared(sqlite, 'SELECT 1 FROM conflicts WHERE record_type = ? AND record_id = ? LIMIT 1').get(
+      type,
+      id,
+    ) !== undefined
+  );
 }
 
 /** A temporary id the operation needs the service id of first, or null. */

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api';
 import type { Replica } from '../db/open';
 import { pushOutbox, type PushSummary } from '../outbox/replay';
 import { budgetFor, pullBudget } from '../pull/budget';
+import { createRefresher, refreshBeforePush } from '../pull/refresh';
 import { runSync, type SyncSummary } from '../pull/engine';
 import {
   DEFAULT_SYNC_OPTIONS,
@@ -56,6 +57,18 @@ export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
       input.options?.requestBudget ??
       budgetFor(input.options?.intervalSeconds ?? DEFAULT_SYNC_OPTIONS.intervalSeconds, pace),
   };
+  // The courses with changes waiting first, so the office's changes meet them as conflicts.
+  const refreshed = input.pushOnly
+    ? 0
+    : await refreshBeforePush(
+        createRefresher({
+          api: input.api,
+          replica: input.replica,
+          options: { profile: input.profile },
+        }),
+        input.replica.sqlite,
+        input.signal,
+      );
   const outbox = await pushOutbox({
     api: input.api,
     sqlite: input.replica.sqlite,
@@ -64,6 +77,7 @@ export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
     // At a throttled service's pace a long queue takes minutes: shown like a collection.
     onProgress: (event) => input.onProgress?.({ collection: 'outbox', ...event }),
   });
+  outbox.requests += refreshed; // the push's own: counted and budgeted with it
   const full = input.full ?? false;
   // This computer's clock less the service's, from the pull's answers (HTTP dates are whole seconds).
   let clockSkewSeconds: number | undefined;

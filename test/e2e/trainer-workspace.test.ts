@@ -11,8 +11,7 @@
 // test-artifacts/e2e/trainer-*.png (look at them).
 //
 // The service's interface is reached through a TcpSwitch ("the service taken away" without the
-// sandbox forgetting its logins) in front of a WriteGate (writes answered 503 while reads pass,
-// for the conflicts: see step 8). The OAuth endpoints stay direct: the ID token's issuer is the
+// sandbox forgetting its logins). The OAuth endpoints stay direct: the ID token's issuer is the
 // sandbox's origin.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +23,6 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import type { DemoProvider } from '../../sync/host/session';
 import { getJson, list, type OracleTarget, type Resource } from '../support/service-read';
 import { TcpSwitch } from '../support/tcp-switch';
-import { WriteGate } from '../support/write-gate';
 import {
   accessibilityViolations,
   ARTIFACTS,
@@ -60,7 +58,6 @@ const noDemo: DemoProvider = {
 
 describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   let sandbox: RunningSandbox;
-  let gate: WriteGate;
   let service: TcpSwitch;
   let serviceUrl: string;
   let office: OracleTarget;
@@ -187,9 +184,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       autoApprove: true,
       admin: true,
     });
-    gate = new WriteGate(Number(new URL(sandbox.origin).port));
-    await gate.start();
-    service = new TcpSwitch(gate.port);
+    service = new TcpSwitch(Number(new URL(sandbox.origin).port));
     await service.start();
     serviceUrl = service.through(sandbox.baseUrl);
     const officeUser = sandbox.users.find((user) => user.role === 'office')!;
@@ -250,7 +245,6 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     await browser?.close();
     await app?.close();
     await service?.stop();
-    await gate?.stop();
     await sandbox?.close();
     if (userData) rmSync(userData, { recursive: true, force: true });
   }, 60_000);
@@ -722,11 +716,8 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     await expect
       .poll(() => Date.now() - confirmed, { timeout: 75_000, interval: 500 })
       .toBeGreaterThan(61_000);
-    // The service back, refusing writes for a while: the push waits, the pull meets both.
-    // (A sync pushes before it pulls: with writes taken at once, the local comments would simply
-    // replace the office's, and no conflict would ever be seen. The engine detects a conflict
-    // only when a pull meets a change still queued.)
-    gate.held = true;
+    // The service back: before its push, the sync asks for the course again and meets both
+    // changes; the two comments wait for a decision instead of replacing the office's unseen.
     await service.start();
     await expect
       .poll(() => badgeCount('sync-conflicts'), { timeout: 60_000, interval: 200 })
@@ -742,6 +733,16 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       expect(await conflict.locator('.conflict-mine').textContent()).toBe(mine[id]);
       expect(await conflict.locator('.conflict-theirs').textContent()).toBe(theirs[id]);
     }
+    const states = page.getByTestId('outbox-state');
+    await expect
+      .poll(async () => (await states.allTextContents()).map((t) => t.replace(/^\s*–\s*/, '')))
+      .toEqual([
+        'wartet auf Ihre Entscheidung im Konflikt oben',
+        'wartet auf Ihre Entscheidung im Konflikt oben',
+      ]);
+    expect(await participations().then((list) => list.map((p) => p.attributes.comment))).toEqual(
+      expect.arrayContaining([theirs[keep!.id], theirs[take!.id]]),
+    );
     await snap('18-conflicts');
     await axeBothThemes('sync centre with conflicts');
 
@@ -753,10 +754,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     await expect.poll(() => groups.count()).toBe(0);
     await expect.poll(() => badgeCount('sync-conflicts')).toBe(0);
 
-    // Writes taken again: the kept change goes (now, or by itself at its next try).
-    gate.held = false;
-    const retry = page.getByTestId('outbox-retry');
-    if (await retry.count()) await retry.first().click();
+    // Decided: the kept change goes by itself, the other is dropped.
     await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 200 }).toBe(0);
     await snap('19-conflicts-resolved');
 

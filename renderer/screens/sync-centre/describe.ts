@@ -102,6 +102,7 @@ export function stateText(
     return waitingForText
       ? t('syncCentre.state.waitingFor', { what: waitingForText })
       : t('syncCentre.state.waitingForUnknown');
+  if (entry.inConflict && entry.state !== 'parked') return t('syncCentre.state.inConflict');
   const offline = !scheduler || scheduler.phase === 'offline';
   switch (entry.state) {
     case 'pending':

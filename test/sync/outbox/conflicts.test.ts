@@ -1,8 +1,11 @@
 // Pulls rebase on local changes: a field changed here and on the service is a conflict, kept with
 // base, mine and theirs, and resolved both ways; a record deleted on the service while it has
-// local changes is a conflict of kind 'deleted', not a silent loss.
+// local changes is a conflict of kind 'deleted', not a silent loss. A sync asks first for the
+// courses it is about to write to, so the office's change made while a trainer was offline is
+// met as a conflict too, and the push holds the record back until a person has decided.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConflictEntry } from '../../../sync/contract';
+import type { ConflictEntry, OutboxEntry } from '../../../sync/contract';
+import { syncOnce } from '../../../sync/scheduler/sync-once';
 import { temporaryFiles } from '../../support/temp-files';
 import {
   call,
@@ -170,5 +173,106 @@ describe('a record deleted on the service while it has local changes', () => {
     world.sandbox.clearRequests();
     await push(world);
     expect(writesLogged(world)).toEqual([]);
+  });
+});
+
+describe('a sync with changes waiting for a course', () => {
+  const commentOf = (id: string) => store().get('participation', id)?.attributes.comment ?? null;
+
+  it('asks for the course before it pushes: the office’s comment is a conflict, held until decided', async () => {
+    const [first, second] = store()
+      .all('participation')
+      .filter((p) => row(world, 'participations', p.id) !== undefined)
+      .slice(0, 2)
+      .map((p) => ({
+        id: p.id,
+        courseId: row(world, 'participations', p.id)!.course_id as string,
+      }));
+    // The courses were last asked for ten minutes ago (a course asked for within the last minute
+    // is not asked for again).
+    world.replica.sqlite
+      .prepare("UPDATE confirmations SET confirmed_at = ? WHERE scope = 'course'")
+      .run(new Date(Date.now() - 600_000).toISOString());
+    // Offline here, the trainer's comments; on the service meanwhile, the office's (first only).
+    for (const p of [first!, second!])
+      await write(world, 'participation.update', {
+        courseId: p.courseId,
+        id: p.id,
+        attributes: { comment: `Kursleitung ${p.id}` },
+      });
+    const office = await serviceWrite(
+      world,
+      'PATCH',
+      `/courses/${first!.courseId}/participations/${first!.id}`,
+      { data: { type: 'participation', id: first!.id, attributes: { comment: 'Büro' } } },
+    );
+    expect(office.status).toBe(200);
+
+    const synced = await syncOnce({
+      api: world.api,
+      replica: world.replica,
+      profile: 'office',
+      pushMaxWaitMs: 0,
+    });
+    // The first is held (the office's comment stays on the service), the second went.
+    expect(commentOf(first!.id)).toBe('Büro');
+    expect(commentOf(second!.id)).toBe(`Kursleitung ${second!.id}`);
+    expect(synced.outbox.done).toBe(1);
+    // The courses' refresh is counted with the push: one PATCH and at least one request more.
+    expect(synced.outbox.requests).toBeGreaterThan(1);
+    const conflicts = await call<ConflictEntry[]>(world, 'conflicts.list', {});
+    expect(conflicts).toEqual([
+      expect.objectContaining({
+        recordType: 'participation',
+        recordId: first!.id,
+        field: 'comment',
+        mine: `Kursleitung ${first!.id}`,
+        theirs: 'Büro',
+      }),
+    ]);
+    expect(await outbox(world)).toEqual([
+      expect.objectContaining({ recordId: first!.id, inConflict: true }),
+    ]);
+    // A push while it is undecided sends nothing.
+    world.sandbox.clearRequests();
+    await push(world);
+    expect(writesLogged(world)).toEqual([]);
+
+    await call(world, 'conflicts.resolve', { id: conflicts[0]!.id, take: 'mine' });
+    expect(await outbox(world)).toEqual([
+      expect.objectContaining<Partial<OutboxEntry>>({ inConflict: false }),
+    ]);
+    await push(world);
+    expect(commentOf(first!.id)).toBe(`Kursleitung ${first!.id}`);
+    expect(await outbox(world)).toEqual([]);
+  });
+
+  it('takes the service holding an own earlier value for no one else’s change', async () => {
+    const p = store()
+      .all('participation')
+      .filter((r) => row(world, 'participations', r.id) !== undefined)[5]!;
+    const courseId = row(world, 'participations', p.id)!.course_id as string;
+    await write(world, 'participation.update', {
+      courseId,
+      id: p.id,
+      attributes: { comment: 'erste Fassung' },
+    });
+    // Sent, its answer lost: the operation's outcome is unknown; then a second change here.
+    world.replica.sqlite
+      .prepare("UPDATE outbox SET state = 'unknown' WHERE record_id = ? AND state <> 'done'")
+      .run(p.id);
+    await serviceWrite(world, 'PATCH', `/courses/${courseId}/participations/${p.id}`, {
+      data: { type: 'participation', id: p.id, attributes: { comment: 'erste Fassung' } },
+    });
+    await write(world, 'participation.update', {
+      courseId,
+      id: p.id,
+      attributes: { comment: 'zweite Fassung' },
+    });
+    await syncFrom(world.api, world.replica);
+    expect(await call(world, 'conflicts.list', {})).toEqual([]);
+    await push(world);
+    expect(commentOf(p.id)).toBe('zweite Fassung');
+    expect(await outbox(world)).toEqual([]);
   });
 });
