@@ -103,7 +103,7 @@ export function resyncOutstanding(
   sqlite: BetterSqlite3.Database,
   profile: SyncProfile,
 ): RestoreStatus['outstanding'] {
-  const names = COLLECTIONS.filter((c) => profile === 'office' || !OFFICE_ONLY.has(c));
+  const names = COLLECTIONS.filter((c) => pulledFor(profile, c));
   const states = sqlite
     .prepare(
       `SELECT collection, last_success_at, last_full_scan_at FROM sync_state
@@ -135,6 +135,11 @@ export function resyncOutstanding(
 
 /** Collections only the office profile syncs. */
 const OFFICE_ONLY: ReadonlySet<string> = new Set(['clients', 'client_participants']);
+
+/** Whether a sync with this profile reads the collection (no profile yet: any may). */
+export function pulledFor(profile: SyncProfile | null, collection: string): boolean {
+  return profile !== 'trainer' || !OFFICE_ONLY.has(collection);
+}
 
 /**
  * One sync's watch for a restore: the older versions its writer finds, and the hours' anchor.

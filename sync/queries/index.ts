@@ -1,7 +1,6 @@
 // Answers the contract's queries from the replica alone, with no network.
 import type { ParsedQueryArgs, QueryName, QueryResults } from '../contract';
 import type { Replica } from '../db/open';
-import type { SyncStateTable } from '../db/schema';
 import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
 import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
 import {
@@ -16,7 +15,7 @@ import {
   search,
 } from './misc';
 import { countByStatus, getPerson, listPersonnel } from './personnel';
-import { areaStatus, listQuarantine, syncStatus } from './status';
+import { currentAreaStatus, listQuarantine, syncStatus } from './status';
 
 type Handlers = {
   [N in QueryName]: (args: ParsedQueryArgs<N>) => Promise<QueryResults[N]> | QueryResults[N];
@@ -55,8 +54,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     search: (args) => search(db, args),
     'sync.status': () => syncStatus(sqlite),
     'sync.quarantine': (args) => listQuarantine(sqlite, args),
-    'sync.areas': () =>
-      areaStatus(sqlite.prepare('SELECT * FROM sync_state').all() as SyncStateTable[]),
+    'sync.areas': () => currentAreaStatus(sqlite),
   };
   return handlers;
 }

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { openCountsByState } from '../outbox/operations';
 import { rotationFreshness } from './freshness';
-import { pendingResync, resyncOutstanding, statusOf } from '../pull/restore';
+import { pendingResync, pulledFor, resyncOutstanding, statusOf } from '../pull/restore';
 import {
   AREAS,
   type AreaName,
@@ -82,7 +82,7 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
     selfId: meta.get('self_id') ?? null,
     quarantine: quarantineCounts(sqlite),
     outbox: outboxCounts(sqlite, meta.get('outbox_paused') === 'login'),
-    unavailableAreas: areaStatus(states).filter(
+    unavailableAreas: areaStatus(states, profileOf(meta.get('profile'))).filter(
       (area) => area.state !== 'available' && area.state !== 'never synced',
     ),
     freshness: rotationFreshness(sqlite, profileOf(meta.get('profile'))),
@@ -176,9 +176,30 @@ const AREA_WORDS: Record<AreaName, { de: string; en: string }> = {
   forms: { de: 'Formulare', en: 'forms' },
 };
 
-/** Each area's state from its collections' last sync: forbidden (403) and unlicensed (423) are remembered per collection. */
-export function areaStatus(states: readonly SyncStateTable[]): AreaStatus[] {
-  const byCollection = new Map(states.map((s) => [s.collection, s]));
+/** The areas as the replica's sync profile reads them (sync.areas). */
+export function currentAreaStatus(sqlite: BetterSqlite3.Database): AreaStatus[] {
+  const profile = sqlite
+    .prepare("SELECT value FROM replica_meta WHERE key = 'profile'")
+    .pluck()
+    .get() as string | undefined;
+  return areaStatus(
+    sqlite.prepare('SELECT * FROM sync_state').all() as SyncStateTable[],
+    profileOf(profile),
+  );
+}
+
+/**
+ * Each area's state from its collections' last sync: forbidden (403) and unlicensed (423) are
+ * remembered per collection. Collections the profile does not read (any more) do not count: a
+ * trainer's replica keeps the office profile's 403 for the clients from its first sync.
+ */
+export function areaStatus(
+  states: readonly SyncStateTable[],
+  profile: 'office' | 'trainer' | null,
+): AreaStatus[] {
+  const byCollection = new Map(
+    states.filter((s) => pulledFor(profile, s.collection)).map((s) => [s.collection, s]),
+  );
   return (Object.keys(AREAS) as AreaName[]).map((area) => {
     const synced: AreaStatus['collections'] = AREAS[area].flatMap((collection) => {
       const state = byCollection.get(collection);

@@ -535,3 +535,35 @@ describe('hours.suggestions on the clock', () => {
     expect(result.every((s: { from: string }) => s.from.slice(0, 10) < taught.day)).toBe(true);
   });
 });
+
+describe('a trainer’s replica first synced with the office profile', () => {
+  it('no longer reports the courses as partly readable once the trainer profile syncs', async () => {
+    const user = sandbox.users.find((u) => u.role === 'trainer')!;
+    const replica = openReplica(file('profile-switch.sqlite'));
+    try {
+      const api = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(user.accessToken),
+      });
+      const { query } = typedCaller(createDispatcher(replica));
+      const coursesArea = async () =>
+        (await query('sync.status', {})).unavailableAreas.find((a) => a.area === 'courses');
+      // The office profile asks for the clients, which a trainer may not read (403).
+      await runSync({ api, replica, options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC } });
+      expect(await coursesArea()).toMatchObject({ state: 'partial' });
+      // The trainer profile never asks for them again: they are not this replica's business now.
+      const summary = await runSync({
+        api,
+        replica,
+        options: { profile: 'trainer', ...EVERY_ITEM_EVERY_SYNC },
+      });
+      expect(summary.ok).toBe(true);
+      expect(await coursesArea()).toBeUndefined();
+      expect((await query('sync.areas', {})).find((a) => a.area === 'courses')?.state).toBe(
+        'available',
+      );
+    } finally {
+      await replica.close();
+    }
+  });
+});
