@@ -37,4 +37,7 @@ export {
   PARTICIPATION_STATUSES,
   ANLASS_TYPES,
   isLocalId,
+  serviceDay,
+  serviceTime,
+  toServiceDateTime,
 } from '../sync/contract';

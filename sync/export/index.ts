@@ -7,7 +7,7 @@
 import type { Replica } from '../db/open';
 import { refusedArguments } from '../core-error';
 import { getFeedUrl } from '../pull/feed';
-import { berlinGermanDate, berlinIsoDate, berlinTime, HOUR_MS } from './berlin';
+import { berlinGermanDate, berlinIsoDate, berlinTime, HOUR_MS } from '../contract/service-time';
 import { csvStyle, renderCsv, type CsvCell, type CsvStyle } from './csv';
 import { renderCalendar, type CalendarEntry } from './ics';
 import { renderAttendancePdf } from './pdf';

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { notFound } from '../core-error';
 import type { Database } from '../db/schema';
 import { currentAttributes } from '../queries/record';
-import { berlinIsoDate, serviceInstant } from './berlin';
+import { berlinIsoDate, serviceInstant } from '../contract/service-time';
 
 export interface DayRange {
   from?: string | undefined;

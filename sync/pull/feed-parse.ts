@@ -4,14 +4,13 @@
 // time, the service's. Never this machine's zone.
 import ICAL from 'ical.js';
 import type { FeedEventsTable } from '../db/schema';
+import { SERVICE_ZONE } from '../contract/service-time';
 
 export type FeedEventRow = Omit<FeedEventsTable, 'fetched_at'>;
 
 export class FeedParseError extends Error {
   override name = 'FeedParseError';
 }
-
-const SERVICE_ZONE = 'Europe/Berlin';
 
 /** Every VEVENT of the text; a broken calendar as a whole is a FeedParseError. */
 export function parseFeed(text: string): FeedEventRow[] {

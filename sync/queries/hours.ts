@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { asBool, currentAttributes, prefixPattern } from './record';
-import { addDays, serviceWallClock } from './service-time';
+import { addDays, serviceWallClock } from '../contract/service-time';
 
 interface HoursFilter {
   userId?: string | undefined;

@@ -1,5 +1,5 @@
 // The export's building blocks without a service: Berlin wall-clock arithmetic against Intl (over
-// years of instants, across every DST change), the .ics line folding, the CSV writer's quoting and
+// years of instants, across every DST change) and the days and times the screens send with it, the .ics line folding, the CSV writer's quoting and
 // formula guard, and the request's refusals in both languages.
 import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
@@ -9,8 +9,12 @@ import {
   berlinInstant,
   berlinOffsetMinutes,
   berlinWallClock,
+  serviceDay,
   serviceInstant,
-} from '../../sync/export/berlin';
+  serviceTime,
+  serviceWallClock,
+  toServiceDateTime,
+} from '../../sync/contract/service-time';
 import { csvStyle, renderCsv } from '../../sync/export/csv';
 import { foldLines, renderCalendar } from '../../sync/export/ics';
 import { checkCombination, exportRequestSchema } from '../../sync/export/request';
@@ -72,6 +76,21 @@ describe('Berlin wall clock', () => {
     expect(serviceInstant('2026-07-01T10:00:00+0200')).toBe(Date.parse('2026-07-01T08:00:00Z'));
     expect(serviceInstant('')).toBeNull();
     expect(serviceInstant('soon')).toBeNull();
+  });
+
+  it('writes a form’s day and time with the offset that holds then, as the screens send them', () => {
+    expect(toServiceDateTime('2026-03-28', '10:00')).toBe('2026-03-28T10:00:00+01:00');
+    expect(toServiceDateTime('2026-03-29', '10:00')).toBe('2026-03-29T10:00:00+02:00');
+    // The spring gap moves forward an hour; the autumn hour that comes twice is summer time.
+    expect(toServiceDateTime('2026-03-29', '02:30')).toBe('2026-03-29T03:30:00+02:00');
+    expect(toServiceDateTime('2026-10-25', '02:30')).toBe('2026-10-25T02:30:00+02:00');
+    expect(toServiceDateTime('2026-10-25', '10:00')).toBe('2026-10-25T10:00:00+01:00');
+    expect(serviceDay('2026-11-23T23:30:00Z')).toBe('2026-11-24');
+    expect(serviceDay(Date.parse('2026-07-01T21:59:00Z'))).toBe('2026-07-01');
+    expect(serviceTime('2026-07-01T08:00:00Z')).toBe('10:00');
+    expect(serviceTime('2026-12-01T08:00:00+01:00')).toBe('08:00');
+    expect(serviceWallClock(new Date('2026-10-25T00:59:30Z'))).toBe('2026-10-25T02:59:30');
+    expect(serviceWallClock(Date.parse('2026-10-25T01:00:00Z'))).toBe('2026-10-25T02:00:00');
   });
 });
 

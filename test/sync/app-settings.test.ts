@@ -26,7 +26,7 @@ import type {
 } from '../../sync/contract';
 import { fileSecretStore } from '../../sync/host/files';
 import { openHostSession, type DemoProvider, type HostSession } from '../../sync/host/session';
-import { addDays, serviceDay } from '../../sync/queries/service-time';
+import { addDays, serviceDay } from '../../sync/contract/service-time';
 
 let dir: string;
 let sandbox: RunningSandbox | null = null;

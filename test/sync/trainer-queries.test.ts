@@ -10,7 +10,7 @@ import { createDispatcher, typedCaller, type TypedCaller } from '../../sync/disp
 import { courseWindow } from '../../sync/pull/collections/courses';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS, EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
-import { addDays, serviceDay, serviceWallClock } from '../../sync/queries/service-time';
+import { addDays, serviceDay, serviceWallClock } from '../../sync/contract/service-time';
 import { list, type OracleTarget } from '../support/service-oracle';
 import { getJson, type Resource } from '../support/service-read';
 import { temporaryFiles } from '../support/temp-files';

@@ -1,8 +1,9 @@
-// The service's wall clock (Europe/Berlin) for exports, whatever zone this machine is in: an
-// export made in New York must say 10:00 for a course at 10:00 in Berlin. Offsets follow the EU
-// rule (summer time from the last Sunday of March to the last Sunday of October, 01:00 UTC), in
-// force in Germany since 1996; earlier instants ask Intl. Plain arithmetic: 10,000 hour entries
-// are formatted in milliseconds, where Intl.DateTimeFormat takes a good part of a second.
+// The service's wall clock (Europe/Berlin), one place for the core, its exports and the UI,
+// whatever zone this machine is in: an export made in New York must say 10:00 for a course at
+// 10:00 in Berlin, and a form filled in there must send 10:00+01:00. Offsets follow the EU rule
+// (summer time from the last Sunday of March to the last Sunday of October, 01:00 UTC), in force
+// in Germany since 1996; earlier instants ask Intl. Plain arithmetic: 10,000 hour entries are
+// formatted in milliseconds, where Intl.DateTimeFormat takes a good part of a second.
 
 export const SERVICE_ZONE = 'Europe/Berlin';
 
@@ -52,6 +53,7 @@ export interface WallClock {
   day: number;
   hour: number;
   minute: number;
+  second: number;
   /** 0 = Sunday */
   weekday: number;
 }
@@ -65,6 +67,7 @@ export function berlinWallClock(ms: number): WallClock {
     day: shifted.getUTCDate(),
     hour: shifted.getUTCHours(),
     minute: shifted.getUTCMinutes(),
+    second: shifted.getUTCSeconds(),
     weekday: shifted.getUTCDay(),
   };
 }
@@ -85,7 +88,10 @@ export function berlinInstant(
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const summer = asUtc - 120 * MINUTE;
   if (berlinOffsetMinutes(summer) === 120) return summer;
-  return asUtc - berlinOffsetMinutes(asUtc - 60 * MINUTE) * MINUTE;
+  // Winter time, or the spring gap: the winter offset, which lands an hour later in summer time.
+  const winter = asUtc - 60 * MINUTE;
+  const offset = berlinOffsetMinutes(winter);
+  return offset === 120 ? winter : asUtc - offset * MINUTE;
 }
 
 const DATE_TIME =
@@ -158,4 +164,40 @@ export function isCalendarDate(text: string): boolean {
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** The instant as the service's wall clock, `YYYY-MM-DDTHH:MM:SS` (comparable as text). */
+export function serviceWallClock(instant: Date | number): string {
+  const c = berlinWallClock(typeof instant === 'number' ? instant : instant.getTime());
+  return `${c.year}-${two(c.month)}-${two(c.day)}T${two(c.hour)}:${two(c.minute)}:${two(c.second)}`;
+}
+
+/** The service's day (YYYY-MM-DD) of an instant or a date-time, or of now. */
+export function serviceDay(value?: string | number | Date): string {
+  return berlinIsoDate(value === undefined ? Date.now() : new Date(value).getTime());
+}
+
+/** "HH:MM" on the service's wall clock of a date-time (for a form's time field). */
+export function serviceTime(value: string): string {
+  return berlinTime(new Date(value).getTime());
+}
+
+/** A calendar day `days` later (earlier when negative). */
+export function addDays(day: string, days: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
+/**
+ * A wall-clock day and time as the service writes it, with the offset that holds then:
+ * ('2026-03-29', '10:00') → '2026-03-29T10:00:00+02:00'. A time in the spring gap moves forward
+ * an hour, as clocks do; the autumn hour that comes twice is its first (summer time) occurrence.
+ */
+export function toServiceDateTime(day: string, time: string): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const [hour, minute] = time.split(':').map(Number) as [number, number];
+  const instant = berlinInstant(year, month, date, hour, minute);
+  const offset = berlinOffsetMinutes(instant);
+  const zone = `+${two(Math.floor(offset / 60))}:${two(offset % 60)}`;
+  return `${berlinIsoDate(instant)}T${berlinTime(instant)}:00${zone}`;
 }
