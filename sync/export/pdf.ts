@@ -6,7 +6,12 @@
 // Output is deterministic for a given export time (pdfkit derives the file id from CreationDate).
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import { berlinGermanDate, berlinIsoDate, berlinTime, berlinWallClock } from '../contract/service-time';
+import {
+  berlinGermanDate,
+  berlinIsoDate,
+  berlinTime,
+  berlinWallClock,
+} from '../contract/service-time';
 import type { CourseDateRecord, CourseInfo, ParticipantRecord } from './read';
 
 const require = createRequire(import.meta.url);
