@@ -354,6 +354,9 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       onProgress: (event) => progress({ collection: 'outbox', ...event }),
     });
     outbox.requests += refreshed; // the push's own: counted and budgeted with it
+    // Out of reach: offline now, without starting a pull that would find the same.
+    if (outbox.unreachable)
+      throw new ApiError({ kind: 'network', method: 'GET', url: account.baseUrl });
     const intervalSeconds = intervalMs / 1000;
     const budget = budgetFor(intervalSeconds, client.pace);
     // At most a quarter (the heartbeat's share of the pace; a longer gap between syncs spread them).

@@ -54,6 +54,11 @@ export interface PushSummary {
   waiting: number;
   /** The service refused the token even after a refresh: the queue waits for a login. */
   pausedForLogin: boolean;
+  /**
+   * The service could not be reached: the push stopped at once rather than wait for retries due
+   * within it (the scheduler turns offline and tries again when the network is back).
+   */
+  unreachable: boolean;
 }
 
 const CLIENT_ID_REFUSED = 'client_generated_id';
@@ -72,6 +77,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     retrying: 0,
     waiting: 0,
     pausedForLogin: false,
+    unreachable: false,
   };
   recoverInFlight(sqlite, iso());
   prepared(sqlite, "DELETE FROM replica_meta WHERE key = 'outbox_paused'").run();
@@ -85,6 +91,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   // the API client's own limits (in flight, rate) still hold for all of them together.
   const claimed = new Set<number>();
   let paused = false;
+  let unreachable = false;
   let wake = () => {};
   let progressed = new Promise<void>((resolve) => (wake = resolve));
   const announce = () => {
@@ -94,7 +101,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   };
   const lane = async (): Promise<void> => {
     for (;;) {
-      if (signal?.aborted || paused) return;
+      if (signal?.aborted || paused || unreachable) return;
       const op = nextReady(sqlite, iso(), claimed);
       if (!op) {
         // What the others finish may free more (a parent's id, the next operation of a record).
@@ -116,6 +123,11 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       } finally {
         claimed.delete(op.id);
         announce();
+      }
+      if (outcome === 'unreachable') {
+        unreachable = true;
+        summary.unreachable = true;
+        return;
       }
       if (outcome === 'paused') {
         paused = true;
@@ -212,7 +224,7 @@ export function nextDue(sqlite: BetterSqlite3.Database): string | null {
 /** States from which an operation may be sent. */
 const SENDABLE = new Set(['pending', 'retrying', 'unknown']);
 
-type Outcome = 'done' | 'retry' | 'parked' | 'unknown' | 'paused';
+type Outcome = 'done' | 'retry' | 'parked' | 'unknown' | 'paused' | 'unreachable';
 
 async function replayOne(options: PushOptions, op: OutboxRow): Promise<Outcome> {
   const { api, sqlite, signal } = options;
@@ -384,13 +396,15 @@ async function failed(
           nextAttemptAt: error.kind === 'cancelled' ? null : later(options, op.attempts),
           error: describeError(error),
         });
-        return 'unknown';
+      } else {
+        setState(sqlite, op.id, 'retrying', now, {
+          nextAttemptAt: error.kind === 'cancelled' ? null : later(options, op.attempts),
+          error: describeError(error),
+        });
       }
-      setState(sqlite, op.id, 'retrying', now, {
-        nextAttemptAt: error.kind === 'cancelled' ? null : later(options, op.attempts),
-        error: describeError(error),
-      });
-      return 'retry';
+      // The whole service out of reach: no other operation would get through now either.
+      if (error.kind === 'network') return 'unreachable';
+      return isPost && !neverConnected(error) ? 'unknown' : 'retry';
     case 'server':
       // A 502 or 504 may come after the service committed: a create is looked for first.
       if (isPost && verbOf(op.command) === 'create' && !clientId) {
