@@ -345,7 +345,9 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     const probes = probesSinceSync;
     probesSinceSync = 0;
     // The courses with changes waiting first, so the office's changes meet them as conflicts.
-    const refreshed = refresher ? await refreshBeforePush(refresher, replica.sqlite, signal) : 0;
+    const refreshed = refresher
+      ? await refreshBeforePush({ api: client, refresher, sqlite: replica.sqlite, signal })
+      : 0;
     const outbox = await pushOutbox({
       api: client,
       sqlite: replica.sqlite,

@@ -64,11 +64,21 @@ function rebaseRecord(
     const after = JSON.parse(current) as StoredBase;
     // What each open operation set: an earlier one may have reached the service with its answer
     // lost (outcome unknown), and the service holding our own value is no one else's change.
-    const ownValues = ops.map((op) => effectOf(op.command, parseArgs(op)).attributes);
+    // Only operations that were tried: one never sent cannot have put its value there.
+    const ownValues = ops
+      .filter((op) => op.attempts > 0)
+      .map((op) => effectOf(op.command, parseArgs(op)).attributes);
     for (const [field, mine] of Object.entries(changes.attributes)) {
       const theirs = after.attributes[field];
-      if (sameValue(before.attributes[field], theirs) || sameValue(theirs, mine)) continue;
-      if (ownValues.some((own) => field in own && sameValue(own[field], theirs))) continue;
+      // Unchanged there in this pull: an earlier conflict of the field, if any, stands.
+      if (sameValue(before.attributes[field], theirs)) continue;
+      if (
+        sameValue(theirs, mine) ||
+        ownValues.some((own) => field in own && sameValue(own[field], theirs))
+      ) {
+        dropConflict(sqlite, type, id, field);
+        continue;
+      }
       saveConflict(sqlite, {
         type,
         id,
@@ -81,7 +91,16 @@ function rebaseRecord(
       });
     }
   }
+  // On the service again: a conflict "deleted there" is over.
+  dropConflict(sqlite, type, id, WHOLE_RECORD);
   refreshRecord(sqlite, type, id);
+}
+
+function dropConflict(sqlite: BetterSqlite3.Database, type: string, id: string, field: string) {
+  prepared(
+    sqlite,
+    'DELETE FROM conflicts WHERE record_type = ? AND record_id = ? AND field = ?',
+  ).run(type, id, field);
 }
 
 function recordDeletedOnService(

@@ -7,6 +7,7 @@ import { qualifikationRows, type ServiceResource } from '../db/rows';
 import type { RowValues } from '../db/writer';
 import { writableType } from './records';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
+import { sameValue } from './requests';
 import { prepared } from './statements';
 
 /** What the open operations of one record change, folded in order. */
@@ -159,6 +160,7 @@ export function refreshRecord(
   const stored = prepared(sqlite, `SELECT * FROM ${entry.table} WHERE id = ?`).get(id) as
     Record<string, unknown> | undefined;
   const changes = foldChanges(openOperations(sqlite, type, id));
+  settleConflicts(sqlite, type, id, changes);
   const neverSent = !stored || stored.synced_at === '';
   if (neverSent && !changes?.created) {
     if (stored) prepared(sqlite, `DELETE FROM ${entry.table} WHERE id = ?`).run(id);
@@ -180,6 +182,39 @@ export function refreshRecord(
     prepared(sqlite, 'DELETE FROM qualifikationen WHERE user_id = ?').run(id);
     for (const q of qualifikationRows(resource))
       writeRow(sqlite, 'qualifikationen', ['user_id', 'idx'], q);
+  }
+}
+
+/**
+ * Keeps a record's conflicts true to its open operations: none left (sent, discarded), or none
+ * changing the field any more, and the conflict is gone; a newer local value of the field is the
+ * conflict's "mine"; the same value as the service's ends it. A stale conflict would hold back,
+ * or on "theirs" drop, a later change of the record.
+ */
+function settleConflicts(
+  sqlite: BetterSqlite3.Database,
+  type: string,
+  id: string,
+  changes: LocalChanges | null,
+): void {
+  const conflicts = prepared(
+    sqlite,
+    "SELECT id, field, theirs FROM conflicts WHERE record_type = ? AND record_id = ? AND kind = 'changed'",
+  ).all(type, id) as { id: number; field: string; theirs: string | null }[];
+  if (!changes) {
+    prepared(sqlite, 'DELETE FROM conflicts WHERE record_type = ? AND record_id = ?').run(type, id);
+    return;
+  }
+  for (const conflict of conflicts) {
+    const mine = changes.attributes[conflict.field];
+    const theirs = conflict.theirs === null ? null : (JSON.parse(conflict.theirs) as unknown);
+    if (!(conflict.field in changes.attributes) || sameValue(mine, theirs))
+      prepared(sqlite, 'DELETE FROM conflicts WHERE id = ?').run(conflict.id);
+    else
+      prepared(sqlite, 'UPDATE conflicts SET mine = ? WHERE id = ?').run(
+        JSON.stringify(mine ?? null),
+        conflict.id,
+      );
   }
 }
 

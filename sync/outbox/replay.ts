@@ -209,12 +209,18 @@ function waitingCount(sqlite: BetterSqlite3.Database): number {
   return open.filter((op) => waitingFor(op) !== null).length;
 }
 
-/** When the next operation waiting for its retry time is due; null when none waits for a time. */
+/**
+ * When the next operation waiting for its retry time is due; null when none waits for a time.
+ * One held by a conflict waits for a person, not for a time.
+ */
 export function nextDue(sqlite: BetterSqlite3.Database): string | null {
   return (
     (prepared(
       sqlite,
-      "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('retrying', 'unknown') AND next_attempt_at IS NOT NULL AND next_attempt_at < ?",
+      `SELECT min(next_attempt_at) FROM outbox o WHERE state IN ('retrying', 'unknown')
+         AND next_attempt_at IS NOT NULL AND next_attempt_at < ?
+         AND NOT EXISTS (SELECT 1 FROM conflicts c WHERE c.record_type = o.record_type
+           AND c.record_id = o.record_id)`,
     )
       .pluck()
       .get(NEVER) as string | null) ?? null

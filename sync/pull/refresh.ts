@@ -23,7 +23,10 @@ import { confirm, confirmedAt, type RotationScope } from './freshness';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './options';
 
 export type RefreshKind = RefreshResult['kind'];
-export type Refresher = (args: { kind: RefreshKind; id: string }) => Promise<RefreshResult>;
+export type Refresher = (
+  args: { kind: RefreshKind; id: string },
+  signal?: AbortSignal,
+) => Promise<RefreshResult>;
 
 /** An item confirmed more recently than this is not asked for again. */
 export const REFRESH_MIN_AGE_MS = 60_000;
@@ -41,11 +44,11 @@ export function createRefresher(input: {
 }): Refresher {
   const options: SyncOptions = { ...DEFAULT_SYNC_OPTIONS, ...input.options };
   const running = new Map<string, Promise<RefreshResult>>();
-  return ({ kind, id }) => {
+  return ({ kind, id }, signal) => {
     const key = `${kind}:${id}`;
     let refresh = running.get(key);
     if (!refresh) {
-      refresh = refreshOnce(input.api, input.replica, options, kind, id).finally(() =>
+      refresh = refreshOnce(input.api, input.replica, options, kind, id, signal).finally(() =>
         running.delete(key),
       );
       running.set(key, refresh);
@@ -60,6 +63,7 @@ async function refreshOnce(
   options: SyncOptions,
   kind: RefreshKind,
   id: string,
+  signal?: AbortSignal,
 ): Promise<RefreshResult> {
   const scope = SCOPE[kind];
   const now = options.now();
@@ -68,7 +72,14 @@ async function refreshOnce(
   if (last !== null && now.getTime() - Date.parse(last) < REFRESH_MIN_AGE_MS)
     return { ...result, refreshed: false, confirmedAt: last };
   const budget = new RequestBudget({ limit: null });
-  const ctx = createPullContext({ api, replica, options, syncedAt: now.toISOString(), budget });
+  const ctx = createPullContext({
+    api,
+    replica,
+    options,
+    syncedAt: now.toISOString(),
+    budget,
+    ...(signal ? { signal } : {}),
+  });
   try {
     const present = await countingOwnRequests(
       api,
@@ -159,40 +170,49 @@ function failureOf(error: unknown): CoreFailure {
 const COURSES_BEFORE_PUSH = 10;
 
 /**
- * Before a push, the courses whose participations or custom fields have changes waiting, queued
- * since the course was last confirmed, are asked for again (DESIGN rule 2): a change the office
- * made meanwhile then meets the queued one as a conflict, which waits for a person, instead of
- * being overwritten by it unseen. Best effort: a course that cannot be asked for leaves its
- * changes to go as before. Returns the requests spent (they come off the sync's budget).
+ * Before a push, the courses whose participations or custom fields have changes waiting, changed
+ * or tried since the course was last confirmed, are asked for again (DESIGN rule 2), the least
+ * recently confirmed first: a change the office made meanwhile then meets the queued one as a
+ * conflict, which waits for a person, instead of being overwritten by it unseen. The first
+ * refresh that fails ends them (offline, throttled or refused: the push finds the same and says
+ * so). Returns the requests spent, failed ones included (they come off the sync's budget).
  */
-export async function refreshBeforePush(
-  refresher: Refresher,
-  sqlite: Replica['sqlite'],
-  signal?: AbortSignal,
-): Promise<number> {
-  const courses = sqlite
+export async function refreshBeforePush(input: {
+  api: ApiClient;
+  refresher: Refresher;
+  sqlite: Replica['sqlite'];
+  signal?: AbortSignal;
+}): Promise<number> {
+  const courses = input.sqlite
     .prepare(
-      `SELECT DISTINCT r.course_id FROM outbox o
-         JOIN (SELECT id, course_id, 'participation' AS type FROM participations
-               UNION ALL SELECT id, course_id, 'customfield' FROM customfields) r
-           ON r.type = o.record_type AND r.id = o.record_id
-         LEFT JOIN confirmations c ON c.scope = 'course' AND c.id = r.course_id
+      `SELECT coalesce(p.course_id, f.course_id) AS course_id FROM outbox o
+         LEFT JOIN participations p ON o.record_type = 'participation' AND p.id = o.record_id
+         LEFT JOIN customfields f ON o.record_type = 'customfield' AND f.id = o.record_id
+         LEFT JOIN confirmations c ON c.scope = 'course'
+           AND c.id = coalesce(p.course_id, f.course_id)
        WHERE o.state IN ('pending', 'retrying', 'unknown')
          AND o.command IN ('participation.update', 'participation.cancel', 'customfield.update')
-         AND r.course_id NOT LIKE 'local-%'
-         AND (c.confirmed_at IS NULL OR c.confirmed_at < o.created_at)
-       LIMIT ?`,
+         AND coalesce(p.course_id, f.course_id) NOT LIKE 'local-%'
+         AND (c.confirmed_at IS NULL OR c.confirmed_at < o.updated_at)
+       GROUP BY 1 ORDER BY min(coalesce(c.confirmed_at, '')) LIMIT ?`,
     )
     .pluck()
     .all(COURSES_BEFORE_PUSH) as string[];
   let requests = 0;
-  for (const id of courses) {
-    if (signal?.aborted) break;
-    try {
-      requests += (await refresher({ kind: 'course', id })).requests;
-    } catch {
-      // Offline or refused: the push finds the same and says so; nothing to add here.
+  const stopCounting = input.api.observeRequests(() => {
+    requests += 1;
+  });
+  try {
+    for (const id of courses) {
+      if (input.signal?.aborted) break;
+      try {
+        await input.refresher({ kind: 'course', id }, input.signal);
+      } catch {
+        break;
+      }
     }
+  } finally {
+    stopCounting();
   }
   return requests;
 }

@@ -60,15 +60,16 @@ export async function syncOnce(input: SyncOnceInput): Promise<SyncOnceSummary> {
   // The courses with changes waiting first, so the office's changes meet them as conflicts.
   const refreshed = input.pushOnly
     ? 0
-    : await refreshBeforePush(
-        createRefresher({
+    : await refreshBeforePush({
+        api: input.api,
+        refresher: createRefresher({
           api: input.api,
           replica: input.replica,
-          options: { profile: input.profile },
+          options: { ...input.options, profile: input.profile },
         }),
-        input.replica.sqlite,
-        input.signal,
-      );
+        sqlite: input.replica.sqlite,
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
   const outbox = await pushOutbox({
     api: input.api,
     sqlite: input.replica.sqlite,

@@ -5,6 +5,8 @@
 // met as a conflict too, and the push holds the record back until a person has decided.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConflictEntry, OutboxEntry } from '../../../sync/contract';
+import { createRefresher, refreshBeforePush } from '../../../sync/pull/refresh';
+import { nextDue } from '../../../sync/outbox/replay';
 import { syncOnce } from '../../../sync/scheduler/sync-once';
 import { temporaryFiles } from '../../support/temp-files';
 import {
@@ -259,7 +261,9 @@ describe('a sync with changes waiting for a course', () => {
     });
     // Sent, its answer lost: the operation's outcome is unknown; then a second change here.
     world.replica.sqlite
-      .prepare("UPDATE outbox SET state = 'unknown' WHERE record_id = ? AND state <> 'done'")
+      .prepare(
+        "UPDATE outbox SET state = 'unknown', attempts = 1 WHERE record_id = ? AND state <> 'done'",
+      )
       .run(p.id);
     await serviceWrite(world, 'PATCH', `/courses/${courseId}/participations/${p.id}`, {
       data: { type: 'participation', id: p.id, attributes: { comment: 'erste Fassung' } },
@@ -273,6 +277,79 @@ describe('a sync with changes waiting for a course', () => {
     expect(await call(world, 'conflicts.list', {})).toEqual([]);
     await push(world);
     expect(commentOf(p.id)).toBe('zweite Fassung');
+    expect(await outbox(world)).toEqual([]);
+  });
+});
+
+describe('a conflict stays true to the operations it is about', () => {
+  it('goes with a discarded operation: a later change of the record is sent, not held or dropped', async () => {
+    const entry = ownHours()[4]!;
+    const [mine, theirs] = unlike(entry.attributes.stunden, 31.5, 32.5);
+    await changedOnBothSides(entry.id, mine, theirs);
+    const [held] = await outbox(world);
+    expect(held).toMatchObject({ recordId: entry.id, inConflict: true });
+    await call(world, 'outbox.discard', { id: held!.id });
+    expect(await call(world, 'conflicts.list', {})).toEqual([]);
+    await write(world, 'helferstunden.update', { id: entry.id, attributes: { stunden: 35 } });
+    expect(await outbox(world)).toEqual([expect.objectContaining({ inConflict: false })]);
+    await push(world);
+    expect(store().get('helferstunden', entry.id)!.attributes.stunden).toBe(35);
+  });
+
+  it('follows a newer local value, and a held operation due for retry waits for the person, not a time', async () => {
+    const entry = ownHours()[5]!;
+    const [mine, theirs] = unlike(entry.attributes.stunden, 21.5, 22.5);
+    await changedOnBothSides(entry.id, mine, theirs);
+    await write(world, 'helferstunden.update', { id: entry.id, attributes: { stunden: 23 } });
+    const [conflict] = await call<ConflictEntry[]>(world, 'conflicts.list', {});
+    expect(conflict).toMatchObject({ mine: 23, theirs });
+    // Refused once with a 503 before: due for its retry now, but held.
+    world.replica.sqlite
+      .prepare(
+        "UPDATE outbox SET state = 'retrying', attempts = 1, next_attempt_at = ? WHERE record_id = ? AND state <> 'done'",
+      )
+      .run(new Date(Date.now() - 1000).toISOString(), entry.id);
+    expect(nextDue(world.replica.sqlite)).toBeNull();
+    // The same value here as there: no conflict left, nothing to decide.
+    await write(world, 'helferstunden.update', { id: entry.id, attributes: { stunden: theirs } });
+    expect(await call(world, 'conflicts.list', {})).toEqual([]);
+    await push(world);
+    expect(await outbox(world)).toEqual([]);
+    expect(store().get('helferstunden', entry.id)!.attributes.stunden).toBe(theirs);
+  });
+
+  it('asks no further course after the first that fails, and counts the failed requests', async () => {
+    const courses = store()
+      .all('participation')
+      .filter((p) => row(world, 'participations', p.id) !== undefined)
+      .map((p) => ({ id: p.id, courseId: row(world, 'participations', p.id)!.course_id as string }))
+      .filter((p, i, all) => all.findIndex((q) => q.courseId === p.courseId) === i)
+      .slice(0, 3);
+    expect(courses).toHaveLength(3);
+    for (const p of courses)
+      await write(world, 'participation.update', {
+        courseId: p.courseId,
+        id: p.id,
+        attributes: { comment: 'offline' },
+      });
+    world.replica.sqlite.prepare("DELETE FROM confirmations WHERE scope = 'course'").run();
+    let attempts = 0;
+    const stop = world.offline.observeRequests(() => (attempts += 1));
+    const requests = await refreshBeforePush({
+      api: world.offline,
+      refresher: createRefresher({
+        api: world.offline,
+        replica: world.replica,
+        options: { profile: 'office' },
+      }),
+      sqlite: world.replica.sqlite,
+    });
+    stop();
+    // One course's lists (participants and custom fields), not three courses' worth.
+    expect(requests).toBe(attempts);
+    expect(requests).toBeGreaterThan(0);
+    expect(requests).toBeLessThanOrEqual(2);
+    await push(world);
     expect(await outbox(world)).toEqual([]);
   });
 });
