@@ -10,34 +10,17 @@ import { dirname, join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startSandbox } from '../../sandbox/server';
+import { demoSandbox } from '../../test/support/demo-sandbox';
 import { temporaryFiles } from '../../test/support/temp-files';
 import type { AppState, CoreError, CoreEvent, ExportCreated, FeedState } from '../contract';
 import { startBrowserServer } from './browser-server';
 import { writeExportFile } from '../export/write-file';
 import { fileSecretStore } from './files';
-import { openHostSession, type DemoProvider, type HostSession } from './session';
+import { openHostSession, type HostSession } from './session';
 
 const temp = temporaryFiles('export-session');
 
-const demo: DemoProvider = {
-  async start(dataDir) {
-    const running = await startSandbox({
-      port: 0,
-      prefix: '/core/v1',
-      scale: 'small',
-      data: join(dataDir, 'sandbox.sqlite'),
-      autoApprove: true,
-    });
-    return {
-      baseUrl: running.baseUrl,
-      authUrl: running.authUrl,
-      tokenUrl: running.tokenUrl,
-      clientId: running.clientId,
-      close: () => running.close(),
-    };
-  },
-};
+const demo = demoSandbox();
 
 /** What the save dialog does next: a path to save to, or null (the person closed it). */
 let dialogAnswer: (suggestedName: string) => string | null = () => null;

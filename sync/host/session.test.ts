@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { demoSandbox } from '../../test/support/demo-sandbox';
 import { TcpSwitch } from '../../test/support/tcp-switch';
 import type { AppState, CoreEvent } from '../contract';
 import { fileSecretStore } from './files';
@@ -19,33 +19,10 @@ import {
 } from './session';
 
 let dir: string;
-let sandbox: RunningSandbox | null = null;
 const opened: string[] = [];
 
 /** electron/demo.ts's provider, with a short token lifetime so that every sync refreshes. */
-const demo: DemoProvider = {
-  async start(dataDir) {
-    const running = await startSandbox({
-      port: 0,
-      prefix: '/core/v1',
-      scale: 'small',
-      data: join(dataDir, 'sandbox.sqlite'),
-      autoApprove: true,
-      tokenTtlSeconds: 30,
-    });
-    sandbox = running;
-    return {
-      baseUrl: running.baseUrl,
-      authUrl: running.authUrl,
-      tokenUrl: running.tokenUrl,
-      clientId: running.clientId,
-      close: async () => {
-        await running.close();
-        if (sandbox === running) sandbox = null;
-      },
-    };
-  },
-};
+const demo = demoSandbox({ tokenTtlSeconds: 30 });
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'vorort-session-'));
@@ -143,7 +120,7 @@ describe('the app session', () => {
       );
       const target = notifications[0];
       expect(target).toBeDefined();
-      sandbox?.auth.revokeLogins();
+      demo.current()?.auth.revokeLogins();
       const beforeWrite = events.length;
       await call(session, 'benachrichtigung.update', {
         id: target?.id,
@@ -193,7 +170,7 @@ describe('the app session', () => {
       await session.close();
       await session.close();
     }
-    expect(sandbox).toBeNull();
+    expect(demo.current()).toBeNull();
   });
 
   it('keeps a configured account across a restart, refuses http elsewhere, and answers unknown names', async () => {

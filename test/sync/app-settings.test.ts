@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { demoSandbox } from '../support/demo-sandbox';
 import type {
   AppSettings,
   AppState,
@@ -25,35 +25,13 @@ import type {
   SyncStatus,
 } from '../../sync/contract';
 import { fileSecretStore } from '../../sync/host/files';
-import { openHostSession, type DemoProvider, type HostSession } from '../../sync/host/session';
+import { openHostSession, type HostSession } from '../../sync/host/session';
 import { addDays, serviceDay } from '../../sync/contract/service-time';
 
 let dir: string;
-let sandbox: RunningSandbox | null = null;
 
 /** electron/demo.ts's provider, in this thread. */
-const demo: DemoProvider = {
-  async start(dataDir) {
-    const running = await startSandbox({
-      port: 0,
-      prefix: '/core/v1',
-      scale: 'small',
-      data: join(dataDir, 'sandbox.sqlite'),
-      autoApprove: true,
-    });
-    sandbox = running;
-    return {
-      baseUrl: running.baseUrl,
-      authUrl: running.authUrl,
-      tokenUrl: running.tokenUrl,
-      clientId: running.clientId,
-      close: async () => {
-        await running.close();
-        if (sandbox === running) sandbox = null;
-      },
-    };
-  },
-};
+const demo = demoSandbox();
 
 const DEFAULTS: AppSettings = {
   profile: 'office',
@@ -236,7 +214,7 @@ describe('settings and the sync', () => {
         expect(course.firstDate!.slice(0, 10) < windowEnd, course.id).toBe(true);
         expect(course.lastDate!.slice(0, 10) >= addDays(today, -1), course.id).toBe(true);
       }
-      const allCourses = sandbox!.store.all('course').length;
+      const allCourses = demo.current()!.store.all('course').length;
       expect(courses.total).toBeLessThan(allCourses);
 
       // The profile: from the next sync on.
@@ -267,8 +245,9 @@ describe('the demo’s roles', () => {
       const start = events.length;
       const asTrainer = await call<AppState>(session, 'account.demo', { role: 'trainer' });
       expect(asTrainer.phase).toBe('signed-in');
-      const trainer1 = sandbox!.store
-        .all('user')
+      const trainer1 = demo
+        .current()!
+        .store.all('user')
         .find((u) => u.attributes.username === 'trainer1')!;
       expect(asTrainer.user?.id).toBe(trainer1.id);
       expect(asTrainer.user?.name).toContain(String(trainer1.attributes.nachname));
@@ -306,7 +285,7 @@ describe('the demo’s roles', () => {
         const asOffice = await call<AppState>(restarted.session, 'account.demo', {
           role: 'office',
         });
-        const office = sandbox!.users.find((u) => u.role === 'office')!;
+        const office = demo.current()!.users.find((u) => u.role === 'office')!;
         expect(asOffice.user?.id).toBe(office.id);
         expect((await call<AppSettings>(restarted.session, 'settings.get')).profile).toBe('office');
         expect(
