@@ -246,7 +246,13 @@ export function readHours(
   const params: (string | number)[] = [];
   const { low, high } = widened(filter);
   if (filter.userId) {
-    conditions.push('h.user_id = ?');
+    // As the hours screen counts one's own (queries/hours.ts): an entry created here has no
+    // person until the service takes it, and it is the signed-in user's.
+    conditions.push(
+      filter.userId === selfIdOf(sqlite)
+        ? "(h.user_id = ? OR (h.user_id IS NULL AND h.local_state = 'created'))"
+        : 'h.user_id = ?',
+    );
     params.push(filter.userId);
   }
   if (low) {

@@ -4,6 +4,7 @@
 // other (,, decimal point, ISO dates).
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../../sync/dispatch';
 import { exportData } from '../../sync/export';
 import { temporaryFiles } from '../support/temp-files';
 import { CANCELLED, PEOPLE, exportWorld, type ExportWorld } from './fixture';
@@ -177,6 +178,37 @@ describe('volunteer hours CSV', () => {
       expect(Number(row.Stunden!.replace(',', '.'))).toBe(hour.stunden);
       expect(row.Person).toBe(hour.user);
       expect(row.Freigegeben).toBe('ja');
+    });
+  });
+
+  it('has one’s own entries made offline, which have no person until the service takes them, as the screen shows them', async () => {
+    const dispatcher = createDispatcher(world.replica);
+    const created = await dispatcher.call('helferstunden.create', {
+      attributes: { von: '2026-11-21T09:00:00+01:00', stunden: 3.5, bemerkung: 'offline' },
+      relationships: {
+        anlass: { data: { type: 'helferstunden_anlass', id: '1' } },
+        typ: { data: { type: 'helferstunden_typ', id: '1' } },
+      },
+    });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const id = (created as { value: { id: string } }).value.id;
+    const screen = await dispatcher.call('hours.list', { userId: 'self', limit: 1000 });
+    const shown = screen.ok ? (screen.value as { items: { id: string }[] }).items : [];
+    expect(shown.some((h) => h.id === id)).toBe(true);
+    const result = await exportData(world.replica, {
+      format: 'csv',
+      what: 'hours',
+      userId: 'self',
+    });
+    const rows = readCsv(result.bytes, ';');
+    expect(rows).toHaveLength(shown.length);
+    expect(rows.some((r) => r.Datum === '21.11.2026' && r.Stunden === '3,5')).toBe(true);
+    // Gone again for the tests after this one.
+    await dispatcher.call('outbox.discard', {
+      id: world.replica.sqlite
+        .prepare("SELECT id FROM outbox WHERE record_id = ? AND state <> 'done'")
+        .pluck()
+        .get(id) as number,
     });
   });
 
