@@ -37,6 +37,7 @@ export {
   PARTICIPATION_STATUSES,
   ANLASS_TYPES,
   isLocalId,
+  SERVICE_ZONE,
   serviceDay,
   serviceTime,
   toServiceDateTime,

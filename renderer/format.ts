@@ -1,5 +1,6 @@
 // Times as people say them ("vor 2 Minuten"), in the language in use.
 import { useEffect, useState } from 'react';
+import { SERVICE_ZONE } from './contract';
 
 /**
  * "vor 2 Minuten" / "2 minutes ago" (or "in 30 Sekunden" for a future time). `past`: a time
@@ -26,13 +27,11 @@ export function relativeTime(
   return format.format(Math.round(seconds / 86_400), 'day');
 }
 
-/** The full local date and time, for a title or a details list. */
+/** The full date and time in Europe/Berlin (as everything shown), for a title or a details list. */
 export function absoluteTime(iso: string, language: string): string {
   const then = new Date(iso);
   if (Number.isNaN(then.getTime())) return iso;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
-    then,
-  );
+  return formatter(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(then);
 }
 
 export function formatNumber(value: number, language: string): string {
@@ -52,8 +51,6 @@ export function useNow(everyMs = 15_000): number {
 // ---------------------------------------------------------------------------------------------
 // Dates and times as the service means them: wall-clock time in Europe/Berlin, whatever zone this
 // computer is in. The service writes `2026-03-29T10:00:00+02:00`; a screen shows 10:00.
-
-export const SERVICE_ZONE = 'Europe/Berlin';
 
 const zoned = new Map<string, Intl.DateTimeFormat>();
 function formatter(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

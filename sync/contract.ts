@@ -12,7 +12,7 @@ export * from './contract/host';
 // Export (.ics, CSV, the attendance PDF) and the private calendar feed: sync/contract/export.ts.
 export * from './contract/export';
 // The service's wall clock, read alike by the core and the screens.
-export { serviceDay, serviceTime, toServiceDateTime } from './contract/service-time';
+export { SERVICE_ZONE, serviceDay, serviceTime, toServiceDateTime } from './contract/service-time';
 import type { HostEvent } from './contract/host';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');

@@ -30,7 +30,10 @@ export interface ComboboxProps {
   required?: boolean;
   placeholder?: string;
   disabled?: boolean;
-  /** The options are being read: said instead of "no matches". */
+  /**
+   * A search is under way: said instead of "no matches", and Enter waits for its answer (the
+   * options shown may be those of the text before: typing fast and Enter must not pick one).
+   */
   loading?: boolean;
   /** Said when there are no options for the text. */
   emptyText?: ReactNode;
@@ -108,6 +111,10 @@ export function Combobox(props: ComboboxProps) {
         setActive(event.key === 'Home' ? 0 : options.length - 1);
         return;
       case 'Enter':
+        if (open && props.loading) {
+          event.preventDefault();
+          return;
+        }
         if (open && activeOption) {
           event.preventDefault();
           pick(activeOption);

@@ -8,7 +8,7 @@ import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { formatNumber } from '../format';
 import { useSync } from '../stores';
-import { CoursesWorkspace } from './courses/CoursesWorkspace';
+import { CoursesWorkspace, dialogOpen } from './courses/CoursesWorkspace';
 import { HoursWorkspace } from './hours/HoursWorkspace';
 import { Settings } from './Settings';
 import { SyncCentre } from './sync-centre/SyncCentre';
@@ -55,6 +55,8 @@ export function Shell({ state }: { state: AppState }) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      // An open dialog keeps its form: switching would close it and lose what was typed.
+      if (dialogOpen()) return;
       const index = Number(event.key) - 1;
       const next = WORKSPACES[index];
       if (!next) return;

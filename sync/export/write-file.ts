@@ -50,7 +50,12 @@ export function writeExportFile(path: string, bytes: Uint8Array): void {
             ? ['das Dateisystem ist schreibgeschützt', 'the file system is read-only']
             : code === 'ENOSPC'
               ? ['kein Platz mehr auf dem Datenträger', 'no space left on the device']
-              : [first, first],
+              : code === 'EBUSY'
+                ? [
+                    'die Datei ist in einem anderen Programm geöffnet (etwa Excel); bitte dort schließen',
+                    'the file is open in another program (Excel, say); close it there first',
+                  ]
+                : [first, first],
     );
   }
 }

@@ -702,7 +702,18 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       await input.press('Enter');
       await expect.poll(() => row(id).getByTestId('not-sent').count()).toBe(1);
     }
-    await expect.poll(() => pendingOf(page)).toBe(2);
+    // A comment typed and thrown away with Escape: back as it was, and nothing queued.
+    const other = before.find((p) => ![cancelledId, keep!.id, take!.id].includes(p.id))!;
+    const otherInput = row(other.id).getByTestId('comment-input');
+    const was = await otherInput.inputValue();
+    await otherInput.fill('verwerfen');
+    await otherInput.press('Escape');
+    await expect.poll(() => otherInput.inputValue()).toBe(was);
+    // Nothing may arrive later either (a write would show within this second).
+    await page.waitForTimeout(1000);
+    expect(await pendingOf(page)).toBe(2);
+    expect(await row(other.id).getByTestId('not-sent').count()).toBe(0);
+    expect(await otherInput.inputValue()).toBe(was);
     // … and on the service, differently (the office's web interface; the change time moves).
     for (const id of [keep!.id, take!.id])
       await admin('PATCH', `/records/participation/${id}`, { attributes: { comment: theirs[id] } });

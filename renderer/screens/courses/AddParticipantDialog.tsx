@@ -254,7 +254,7 @@ export function AddParticipantDialog(props: {
                 setForm((before) => ({ ...before, companySearch: value, company: null }));
               }}
               options={companyOptions}
-              loading={companies.loading && !companies.data}
+              loading={companies.loading}
               selectedId={form.company?.id ?? null}
               onSelect={(option) => {
                 const company = (companies.data ?? []).find((item) => item.id === option.id);

@@ -186,7 +186,8 @@ export function CoursesWorkspace() {
       }
       const inDetail =
         event.target instanceof Element && event.target.closest('.course-detail') !== null;
-      if (event.key === 'ArrowLeft' && event.altKey && !event.ctrlKey) {
+      // In a text box Alt+Left moves the caret a word (macOS): not a way back.
+      if (event.key === 'ArrowLeft' && event.altKey && !event.ctrlKey && !typing) {
         event.preventDefault();
         backRef.current();
         return;

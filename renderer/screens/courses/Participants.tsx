@@ -57,6 +57,8 @@ export function Participants(props: {
   const [showCancelled, setShowCancelled] = useState(true);
   const [activeId, setActiveId] = useState<string | null>(null);
   const focusRequest = useRef<string | null>(null);
+  /** Fields whose draft Escape threw away: their blur right after must not send it. */
+  const reverted = useRef(new Set<string>());
   const [lastBulk, setLastBulk] = useState<{ id: string; status: string }[] | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [adding, setAdding] = useState(false);
@@ -180,6 +182,8 @@ export function Participants(props: {
 
   const commitText = async (row: ParticipationItem, field: EditField) => {
     const key = `${row.id}|${field}`;
+    // Escape's revert moves the focus on, and the blur comes before the draft is gone: not sent.
+    if (reverted.current.delete(key)) return;
     const draft = drafts[key];
     if (draft === undefined || draft === str(row.attributes[field])) {
       setErrors((before) => {
@@ -205,6 +209,7 @@ export function Participants(props: {
 
   const revertText = (row: ParticipationItem, field: EditField) => {
     const key = `${row.id}|${field}`;
+    if (drafts[key] !== undefined) reverted.current.add(key);
     setDrafts((before) => {
       const next = { ...before };
       delete next[key];
@@ -730,6 +735,8 @@ function CancelDialog(props: {
   const [error, setError] = useState<string | null>(null);
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set at once (state would be a render late): a held Enter or Enter and a click send one.
+  const sending = useRef(false);
   const { row } = props;
   useEffect(() => {
     setReason('');
@@ -738,13 +745,15 @@ function CancelDialog(props: {
   }, [row?.id]);
   const name = row ? [row.firstName, row.lastName].filter(Boolean).join(' ') : '';
   const confirm = async () => {
-    if (!row) return;
+    if (!row || sending.current) return;
+    sending.current = true;
     setBusy(true);
     const result = await sendCommand('participation.cancel', {
       courseId: props.courseId,
       id: row.id,
       ...(reason.trim() ? { attributes: { reason: reason.trim() } } : {}),
     });
+    sending.current = false;
     setBusy(false);
     if (result.ok) {
       props.onDone(true);

@@ -450,7 +450,7 @@ function OccasionPicker(props: {
       }}
       error={props.error}
       hint={t('syncCentre.edit.occasionHint')}
-      loading={occasions.loading && !occasions.data}
+      loading={occasions.loading}
       data-testid={`outbox-edit-${props.name}`}
     />
   );
