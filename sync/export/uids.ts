@@ -72,7 +72,9 @@ export function contentDigest(fields: readonly unknown[]): string {
 
 /**
  * The SEQUENCE of each entry for this export, in one transaction: 0 (or the feed's) for a new
- * UID, the same for an unchanged one, one more for one whose content changed since.
+ * UID, the same for an unchanged one, one more for one whose content changed since. Entries that
+ * share a UID (a feed's series and its changed occurrences) are one content with one SEQUENCE:
+ * keyed apart, each export of the series would overwrite the other's digest and count up.
  */
 export function assignSequences(
   sqlite: BetterSqlite3.Database,
@@ -85,18 +87,33 @@ export function assignSequences(
      ON CONFLICT (uid) DO UPDATE SET digest = excluded.digest, sequence = excluded.sequence,
        exported_at = excluded.exported_at`,
   );
-  return sqlite.transaction(() =>
-    entries.map(({ uid, digest, minimum = 0 }) => {
+  const byUid = new Map<string, { digests: string[]; minimum: number }>();
+  for (const { uid, digest, minimum = 0 } of entries) {
+    const group = byUid.get(uid);
+    if (group) {
+      group.digests.push(digest);
+      group.minimum = Math.max(group.minimum, minimum);
+    } else byUid.set(uid, { digests: [digest], minimum });
+  }
+  const sequences = sqlite.transaction(() => {
+    const assigned = new Map<string, number>();
+    for (const [uid, group] of byUid) {
+      const digest =
+        group.digests.length === 1 ? group.digests[0]! : contentDigest(group.digests.sort());
       const known = read.get(uid) as [string, number] | undefined;
-      if (!known) {
-        write.run(uid, digest, minimum, exportedAt);
-        return minimum;
+      let sequence = group.minimum;
+      if (known) {
+        const [lastDigest, lastSequence] = known;
+        sequence = Math.max(lastDigest === digest ? lastSequence : lastSequence + 1, group.minimum);
+        if (lastDigest === digest && sequence === lastSequence) {
+          assigned.set(uid, sequence);
+          continue;
+        }
       }
-      const [lastDigest, lastSequence] = known;
-      if (lastDigest === digest && lastSequence >= minimum) return lastSequence;
-      const next = Math.max(lastDigest === digest ? lastSequence : lastSequence + 1, minimum);
-      write.run(uid, digest, next, exportedAt);
-      return next;
-    }),
-  )();
+      write.run(uid, digest, sequence, exportedAt);
+      assigned.set(uid, sequence);
+    }
+    return assigned;
+  })();
+  return entries.map(({ uid }) => sequences.get(uid)!);
 }

@@ -278,6 +278,51 @@ describe('the private feed', () => {
     );
   });
 
+  it('gives a series and its changed day one SEQUENCE, the same until one of them changes', async () => {
+    setFeedUrl(world.replica, faultyUrl);
+    const feed = (moved: string) =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//test//EN',
+        'BEGIN:VEVENT',
+        'UID:series@test',
+        'DTSTAMP:20260101T000000Z',
+        'DTSTART:20260105T180000Z',
+        'DTEND:20260105T200000Z',
+        'RRULE:FREQ=WEEKLY;COUNT=4',
+        'SUMMARY:Dienstabend',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        'UID:series@test',
+        'DTSTAMP:20260101T000000Z',
+        'RECURRENCE-ID:20260112T180000Z',
+        `DTSTART:${moved}`,
+        'DTEND:20260113T200000Z',
+        'SUMMARY:Dienstabend (verlegt)',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    const sequences = async () => {
+      const result = await exportData(world.replica, { format: 'ics', what: 'events' });
+      const calendar = new ICAL.Component(
+        ICAL.parse(new TextDecoder().decode(result.bytes)) as unknown[],
+      );
+      return calendar.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c).sequence);
+    };
+    answer = { status: 200, body: feed('20260113T180000Z') };
+    expect(await refreshFeed(world.replica)).toMatchObject({ ok: true, events: 2 });
+    const first = await sequences();
+    expect(first).toHaveLength(2);
+    expect(new Set(first).size).toBe(1);
+    expect(await sequences()).toEqual(first);
+    expect(await sequences()).toEqual(first);
+    answer = { status: 200, body: feed('20260113T190000Z') };
+    expect(await refreshFeed(world.replica)).toMatchObject({ ok: true, events: 2 });
+    expect(await sequences()).toEqual(first.map((n) => n + 1));
+  });
+
   it('takes https (http only on this computer), and forgets the old events with another address', async () => {
     const refused = (url: string) => {
       try {
