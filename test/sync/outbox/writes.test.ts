@@ -244,19 +244,32 @@ describe('volunteer hours', () => {
 
 describe('courses', () => {
   it('course.create with dates, participation.create/update/cancel, customfield.create/update/delete', async () => {
+    // The demo data follows the calendar: pick a course the replica holds with two participants,
+    // and give it the two custom fields the test needs through the service if it lacks them.
+    const ofCourse = (type: 'participation' | 'customfield', courseId: string) =>
+      store()
+        .all(type)
+        .filter((r) => (r.relationships.course as { id: string }).id === courseId);
+    const activeParticipants = (courseId: string) =>
+      ofCourse('participation', courseId).filter((p) => p.attributes.status !== 'cancelled');
     const course = store()
       .all('course')
-      .find((c) => c.attributes.status === 'ready')!;
-    const [changed, cancelled] = store()
-      .all('participation')
-      .filter(
-        (p) =>
-          (p.relationships.course as { id: string }).id === course.id &&
-          p.attributes.status !== 'cancelled',
-      );
-    const [fieldChanged, fieldDeleted] = store()
-      .all('customfield')
-      .filter((f) => (f.relationships.course as { id: string }).id === course.id);
+      .find(
+        (c) =>
+          c.attributes.status === 'ready' &&
+          row(world, 'courses', c.id) !== undefined &&
+          activeParticipants(c.id).length >= 2,
+      )!;
+    expect(course, 'a ready course in the replica with two participants').toBeDefined();
+    for (let n = ofCourse('customfield', course.id).length; n < 2; n++) {
+      const made = await serviceWrite(world, 'POST', `/courses/${course.id}/customfields`, {
+        data: { type: 'customfield', attributes: { name: `Feld ${n}`, field_type: 'text' } },
+      });
+      expect(made.status).toBe(201);
+    }
+    await syncFrom(world.api, world.replica);
+    const [changed, cancelled] = activeParticipants(course.id);
+    const [fieldChanged, fieldDeleted] = ofCourse('customfield', course.id);
 
     const newCourse = await write(world, 'course.create', {
       attributes: { title: 'Erste Hilfe offline', max_participants: 12, price: 45 },
