@@ -28,8 +28,10 @@ export type {
   ExportCreated,
   ExportRequestInput,
   FeedState,
+  ReadCallName,
 } from '../sync/contract';
 export {
+  CALL_READS,
   accountSettings,
   commands,
   REAL_SERVICE_PRESET,

@@ -1,21 +1,21 @@
-// The screens' way to the data: queries that read again when the replica changes (data.changed,
-// sync.finished), and commands checked with the contract's own schemas before they are sent,
-// so a mistake shows next to its field and nothing is queued.
+// The screens' way to the data: queries that read again when a table they read changes (the
+// contract's CALL_READS against data.changed's tables), and commands checked with the contract's
+// own schemas before they are sent, so a mistake shows next to its field and nothing is queued.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import {
+  CALL_READS,
   commands,
   type CallArgs,
+  type CallResults,
   type CommandArgs,
   type CommandName,
   type CommandResults,
   type CoreError,
-  type QueryArgs,
-  type QueryName,
-  type QueryResults,
+  type ReadCallName,
 } from './contract';
 import { currentLanguage } from './i18n';
-import { asCoreError, useApp, useSync } from './stores';
+import { asCoreError, useApp, useTablesVersion } from './stores';
 
 export interface QueryState<T> {
   /** The last answer (kept while the next one loads, so lists never flash empty). */
@@ -26,18 +26,18 @@ export interface QueryState<T> {
 }
 
 /**
- * Runs a query of the contract and again whenever its arguments change or the replica does.
+ * Runs a read of the contract and again whenever its arguments change or a table it reads does.
  * `enabled: false` holds it (a detail without an id).
  */
-export function useQuery<N extends QueryName>(
+export function useQuery<N extends ReadCallName>(
   name: N,
-  args: QueryArgs<N>,
+  args: CallArgs<N>,
   options: { enabled?: boolean } = {},
-): QueryState<QueryResults[N]> {
+): QueryState<CallResults[N]> {
   const bridge = useApp((store) => store.bridge);
-  const dataVersion = useSync((store) => store.dataVersion);
+  const tablesVersion = useTablesVersion(CALL_READS[name]);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<Omit<QueryState<QueryResults[N]>, 'reload'>>({
+  const [state, setState] = useState<Omit<QueryState<CallResults[N]>, 'reload'>>({
     data: undefined,
     error: null,
     loading: true,
@@ -58,7 +58,7 @@ export function useQuery<N extends QueryName>(
           setState((previous) => ({ ...previous, error: asCoreError(error), loading: false }));
       },
     );
-  }, [bridge, name, key, dataVersion, tick, enabled]);
+  }, [bridge, name, key, tablesVersion, tick, enabled]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   return { ...state, reload };
 }

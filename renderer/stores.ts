@@ -34,15 +34,38 @@ export const useApp = create<AppStore>()((set) => ({
 interface SyncStore {
   scheduler: SchedulerState | null;
   status: SyncStatus | null;
-  /** Bumped on every data.changed and sync.finished: screens read again when it moves. */
-  dataVersion: number;
+  /** Per table of the replica: bumped when data.changed names it. */
+  tableVersions: Readonly<Record<string, number>>;
+  /** Bumped when data.changed says 'all' (a replica replaced): every query reads again. */
+  everyTableVersion: number;
 }
 
 export const useSync = create<SyncStore>()(() => ({
   scheduler: null,
   status: null,
-  dataVersion: 0,
+  tableVersions: {},
+  everyTableVersion: 0,
 }));
+
+/**
+ * The version of what `tables` hold, as one string: it changes (and a screen reading them runs
+ * its query again) only when the core says one of them changed.
+ */
+export function useTablesVersion(tables: readonly string[]): string {
+  return useSync(
+    (store) =>
+      `${store.everyTableVersion}:${tables.map((table) => store.tableVersions[table] ?? 0).join('.')}`,
+  );
+}
+
+function tablesChanged(tables: readonly string[] | 'all'): void {
+  useSync.setState((store) => {
+    if (tables === 'all') return { everyTableVersion: store.everyTableVersion + 1 };
+    const next = { ...store.tableVersions };
+    for (const table of tables) next[table] = (next[table] ?? 0) + 1;
+    return { tableVersions: next };
+  });
+}
 
 export interface ShownError {
   id: number;
@@ -147,8 +170,10 @@ export function handleEvent(event: CoreEvent, notify: NotifyHandler): void {
       return;
     }
     case 'sync.finished':
+      refreshSyncStatus();
+      return;
     case 'data.changed':
-      useSync.setState((store) => ({ dataVersion: store.dataVersion + 1 }));
+      tablesChanged(event.tables);
       refreshSyncStatus();
       return;
     case 'notifications.new':

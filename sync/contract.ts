@@ -11,6 +11,8 @@ export * from './contract/commands';
 export * from './contract/host';
 // Export (.ics, CSV, the attendance PDF) and the private calendar feed: sync/contract/export.ts.
 export * from './contract/export';
+// The tables each read of the contract reads (what makes a screen's query run again).
+export { CALL_READS, type ReadCallName } from './contract/reads';
 // The service's wall clock, read alike by the core and the screens.
 export { SERVICE_ZONE, serviceDay, serviceTime, toServiceDateTime } from './contract/service-time';
 import type { HostEvent } from './contract/host';
@@ -511,5 +513,6 @@ export type CoreEvent =
       seconds: number;
       error?: string;
     }
-  | { type: 'data.changed'; collections: string[] }
+  /** The replica's tables that changed ('all': read everything again, e.g. a replica removed). */
+  | { type: 'data.changed'; tables: readonly string[] | 'all' }
   | HostEvent;

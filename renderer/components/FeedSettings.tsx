@@ -6,10 +6,10 @@
 // other screen shows them).
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedState } from '../contract';
+import { CALL_READS, type FeedState } from '../contract';
 import { errorText } from '../errors';
 import { absoluteTime, relativeTime, useNow } from '../format';
-import { asCoreError, useApp, useSync } from '../stores';
+import { asCoreError, useApp, useTablesVersion } from '../stores';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExportButton } from './ExportButton';
 import { Field } from './Field';
@@ -19,7 +19,7 @@ export function FeedSettings() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const bridge = useApp((store) => store.bridge);
-  const dataVersion = useSync((store) => store.dataVersion);
+  const dataVersion = useTablesVersion(CALL_READS['feed.get']);
   const now = useNow();
   const [feed, setFeed] = useState<FeedState | null>(null);
   const [url, setUrl] = useState('');

@@ -384,6 +384,7 @@ export interface Database {
   answer_digests: AnswerDigestsTable;
   sync_state: SyncStateTable;
   replica_meta: ReplicaMetaTable;
+  sync_log: ReplicaMetaTable;
   quarantine: QuarantineTable;
   scan_seen: ScanSeenTable;
   confirmations: ConfirmationsTable;

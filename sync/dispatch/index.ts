@@ -16,6 +16,7 @@ import {
 } from '../contract';
 import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import type { Replica } from '../db/open';
+import { tableChangesOf } from '../db/table-changes';
 import { commandHandlers } from '../outbox/handlers';
 import type { Refresher } from '../pull/refresh';
 import { queryHandlers } from '../queries';
@@ -32,8 +33,11 @@ export interface Dispatcher {
 export interface DispatcherOptions {
   /** The clock of local writes (tests). */
   now?: () => Date;
-  /** After every command that changed the replica or the outbox: e.g. OutboxScheduler.kick (rule 12). */
-  onCommand?: (name: CommandName) => void;
+  /**
+   * After every command that changed the replica or the outbox (a new write re-arms the queue,
+   * rule 12), with the tables it changed (and any other change of this connection not yet told).
+   */
+  onCommand?: (name: CommandName, tables: string[]) => void;
   /** sync.refresh: fetches from the service (sync/pull/refresh); without it the command answers offline. */
   refresher?: Refresher;
 }
@@ -77,7 +81,7 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
           return failure(toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)));
         const handler = handlers[name] as (a: unknown) => unknown;
         const value = await handler(parsed.data);
-        if (isChange(name)) options.onCommand?.(name);
+        if (isChange(name)) options.onCommand?.(name, tableChangesOf(replica.sqlite)?.take() ?? []);
         return { ok: true, value };
       } catch (error) {
         if (error instanceof CoreFailure) return failure(toCoreError(error));

@@ -537,10 +537,10 @@ describe('WebSocket: the contract', () => {
   it('sends the session events to every connection', async () => {
     const a = await Client.open(server);
     const b = await Client.open(server);
-    session.emit({ type: 'data.changed', collections: ['personal'] });
+    session.emit({ type: 'data.changed', tables: ['users'] });
     for (const client of [a, b])
       expect(await client.next()).toEqual({
-        event: { type: 'data.changed', collections: ['personal'] },
+        event: { type: 'data.changed', tables: ['users'] },
       });
     a.close();
     b.close();

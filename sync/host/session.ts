@@ -10,8 +10,6 @@ import { ApiError, createApiClient, type ApiClient } from '../api';
 import {
   hostCalls,
   isHostCallName,
-  isWriteCommand,
-  WRITE_COMMANDS,
   type AccountInfo,
   type AppSettings,
   type AppState,
@@ -25,12 +23,12 @@ import {
 } from '../contract';
 import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import { openReplica, type Replica } from '../db/open';
+import { tableChangesOf } from '../db/table-changes';
 import { createDispatcher, type Dispatcher, type Outcome } from '../dispatch';
 import { exportData } from '../export';
 import { pushOutbox, type PushSummary } from '../outbox/replay';
 import { budgetFor, pullBudget } from '../pull/budget';
 import { feedStatus, refreshFeed, setFeedUrl } from '../pull/feed';
-import { FEED_COLLECTION } from '../pull/feed-sync';
 import type { SyncSummary } from '../pull/engine';
 import type { SyncOptions, SyncProgress } from '../pull/options';
 import { createRefresher, refreshBeforePush, type Refresher } from '../pull/refresh';
@@ -209,18 +207,21 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   let probesSinceSync = 0;
 
   let dispatcher: Dispatcher = dataDispatcher();
+
+  /** Tells every window the tables this connection changed since last told (and `more`, another's). */
+  function tellChanges(more: readonly string[] = []): void {
+    const tables = [...new Set([...(tableChangesOf(replica.sqlite)?.take() ?? []), ...more])];
+    if (tables.length > 0) emit({ type: 'data.changed', tables: tables.sort() });
+  }
   await rememberNotifications();
 
   function dataDispatcher(): Dispatcher {
     return createDispatcher(replica, {
       now,
-      onCommand: (name) => {
+      onCommand: (_name, tables) => {
         scheduler?.localWrite();
-        // A local write shows at once: every window reads its screens again.
-        emit({
-          type: 'data.changed',
-          collections: isWriteCommand(name) ? [WRITE_COMMANDS[name].type] : [],
-        });
+        // A local write shows at once: every window reads again what reads these tables.
+        if (tables.length > 0) emit({ type: 'data.changed', tables });
       },
       refresher: (args) => {
         if (!refresher)
@@ -309,13 +310,16 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
         return reachable(account.baseUrl, { signal, timeoutMs: 5_000 });
       },
       readCounts: () => replicaCounts(replica.sqlite),
-      onState: (state) => emit({ type: 'sync.state', state }),
+      onState: (state) => {
+        emit({ type: 'sync.state', state });
+        // The push writes in this thread: the queue's screens follow it as it goes.
+        tellChanges();
+      },
       onRun: (outcome) => {
-        if (!('summary' in outcome)) return;
+        // A sync that failed midway may have applied some of its answers: everything again.
+        if (!('summary' in outcome)) return emit({ type: 'data.changed', tables: 'all' });
         const summary = outcome.summary;
-        const changed = Object.keys(summary.collections);
-        if (changed.length > 0 || summary.outbox.done > 0)
-          emit({ type: 'data.changed', collections: changed });
+        tellChanges(summary.tables);
         emit({
           type: 'sync.finished',
           ok: summary.ok,
@@ -487,7 +491,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     replica = openPrivateReplica(files.replica);
     dispatcher = dataDispatcher();
     seenNotifications = new Set();
-    emit({ type: 'data.changed', collections: [] });
+    emit({ type: 'data.changed', tables: 'all' });
   }
 
   function pendingLoss(): { pending: number; parked: number } {
@@ -666,7 +670,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
         if (feedFetch === controller) feedFetch = null;
       }
     }
-    emit({ type: 'data.changed', collections: [FEED_COLLECTION] });
+    tellChanges();
     return feedState();
   }
 

@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api';
 import { AREAS } from '../contract';
 import type { Replica } from '../db/open';
+import { tableChangesOf } from '../db/table-changes';
 import {
   baseOf,
   benachrichtigungRow,
@@ -36,7 +37,7 @@ import {
 } from './plan';
 import { pruneOrphans } from './quarantine';
 import { RestoreWatch, type RestoreNotice } from './restore';
-import { readState, setMeta, writeState } from './state';
+import { readState, setMeta, setSyncLog, writeState } from './state';
 
 export interface SyncSummary {
   ok: boolean;
@@ -58,6 +59,8 @@ export interface SyncSummary {
    * earlier one noticed it (until the sync that completes that). Absent otherwise.
    */
   restore?: RestoreNotice;
+  /** The replica's tables this sync changed (sorted): what the screens read again. */
+  tables?: string[];
 }
 
 export interface RunSyncInput {
@@ -444,13 +447,15 @@ function finish(
   };
   setMeta(replica.sqlite, 'profile', ctx.options.profile);
   if (ctx.selfId) setMeta(replica.sqlite, 'self_id', ctx.selfId);
-  setMeta(
+  setSyncLog(
     replica.sqlite,
     'last_sync',
     JSON.stringify({ at: summary.finishedAt, ok: summary.ok, seconds: summary.seconds }),
   );
-  if (summary.ok) setMeta(replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
+  if (summary.ok) setSyncLog(replica.sqlite, 'last_successful_sync_at', summary.finishedAt);
   refreshQueryPlannerStatistics(replica);
+  // Taken last: the sync's own bookkeeping (sync.status reads it) is a change too.
+  summary.tables = tableChangesOf(replica.sqlite)?.take() ?? [];
   return summary;
 }
 

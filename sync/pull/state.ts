@@ -34,9 +34,23 @@ export function writeState(sqlite: BetterSqlite3.Database, state: CollectionStat
 }
 
 export function setMeta(sqlite: BetterSqlite3.Database, key: string, value: string): void {
+  // An unchanged value is no change (data.changed: no screen reads again for it).
   sqlite
     .prepare(
-      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value',
+    )
+    .run(key, value);
+}
+
+/** The sync's own log (when the last sync ran, the last one that succeeded): sync_log. */
+export function setSyncLog(
+  sqlite: BetterSqlite3.Database,
+  key: 'last_sync' | 'last_successful_sync_at',
+  value: string,
+): void {
+  sqlite
+    .prepare(
+      'INSERT INTO sync_log (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     )
     .run(key, value);
 }

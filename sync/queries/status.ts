@@ -65,7 +65,12 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
       }[]
     ).map((r) => [r.key, r.value]),
   );
-  const lastSync = meta.get('last_sync');
+  const log = new Map(
+    (
+      sqlite.prepare('SELECT key, value FROM sync_log').all() as { key: string; value: string }[]
+    ).map((r) => [r.key, r.value]),
+  );
+  const lastSync = log.get('last_sync');
   return {
     counts,
     collections: states.map((s) => ({
@@ -77,7 +82,7 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
       lastError: s.last_error,
     })),
     lastSync: lastSync ? (JSON.parse(lastSync) as SyncStatus['lastSync']) : null,
-    lastSuccessfulSyncAt: meta.get('last_successful_sync_at') ?? null,
+    lastSuccessfulSyncAt: log.get('last_successful_sync_at') ?? null,
     profile: meta.get('profile') ?? null,
     selfId: meta.get('self_id') ?? null,
     quarantine: quarantineCounts(sqlite),

@@ -20,7 +20,7 @@ export function replicaCounts(sqlite: BetterSqlite3.Database): ReplicaCounts {
     conflicts: sqlite.prepare('SELECT count(*) FROM conflicts').pluck().get() as number,
     lastSuccessfulSyncAt:
       (sqlite
-        .prepare("SELECT value FROM replica_meta WHERE key = 'last_successful_sync_at'")
+        .prepare("SELECT value FROM sync_log WHERE key = 'last_successful_sync_at'")
         .pluck()
         .get() as string | undefined) ?? null,
   };

@@ -116,8 +116,8 @@ describe('renderer/bridge.ts over the browser-mode server', () => {
       code: 'not_allowed',
       message: { de: 'Nicht erlaubt.', en: 'Not allowed.' },
     });
-    stub.emit({ type: 'data.changed', collections: ['personal'] });
-    await expect.poll(() => events).toEqual([{ type: 'data.changed', collections: ['personal'] }]);
+    stub.emit({ type: 'data.changed', tables: ['users'] });
+    await expect.poll(() => events).toEqual([{ type: 'data.changed', tables: ['users'] }]);
   });
 
   it('a wrong token never opens: it keeps retrying and says so', async () => {

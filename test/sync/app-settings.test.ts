@@ -291,7 +291,7 @@ describe('the demo’s roles', () => {
         expect(
           restarted.events
             .slice(before)
-            .some((e) => e.type === 'data.changed' && e.collections.length === 0),
+            .some((e) => e.type === 'data.changed' && e.tables === 'all'),
         ).toBe(true);
         expect(existsSync(join(dir, 'roles', 'demo', 'sandbox.sqlite'))).toBe(true);
         await syncedAfter(restarted.events, before);

@@ -319,7 +319,7 @@ describe('office sync in lanes', () => {
 
       // What failed is on record; nothing was marked as synced.
       const lastSync = replica.sqlite
-        .prepare("SELECT value FROM replica_meta WHERE key = 'last_successful_sync_at'")
+        .prepare("SELECT value FROM sync_log WHERE key = 'last_successful_sync_at'")
         .pluck()
         .get();
       expect(lastSync).toBeUndefined();

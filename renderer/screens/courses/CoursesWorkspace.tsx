@@ -12,10 +12,10 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/ExportButton';
-import type { CourseDayItem } from '../../contract';
+import { CALL_READS, type CourseDayItem } from '../../contract';
 import { errorText } from '../../errors';
 import { formatDate, serviceDay } from '../../format';
-import { useApp, useSync } from '../../stores';
+import { useApp, useSync, useTablesVersion } from '../../stores';
 import { CourseDetail } from './CourseDetail';
 import { CourseList, type CourseListHandle } from './CourseList';
 import { addDays, addMonths, useCoursesUi } from './state';
@@ -109,7 +109,7 @@ export function CoursesWorkspace() {
 
   // "Nur meine Kurse": on when the signed-in user trains any course. Undecided (all courses
   // shown) until the replica has courses: a first sync may still be bringing them.
-  const dataVersion = useSync((store) => store.dataVersion);
+  const dataVersion = useTablesVersion(CALL_READS['courses.days']);
   const replicaCourses = status?.counts.course ?? 0;
   useEffect(() => {
     if (!bridge || filter.mine !== null) return;

@@ -3,8 +3,8 @@
 // new first page is there, so typing never flashes an empty list; a change of the replica reads
 // the loaded pages again, together, and swaps them in at once.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CoreError, CourseDayItem, QueryArgs } from '../../contract';
-import { asCoreError, useApp, useSync } from '../../stores';
+import { CALL_READS, type CoreError, type CourseDayItem, type QueryArgs } from '../../contract';
+import { asCoreError, useApp, useTablesVersion } from '../../stores';
 
 export const PAGE_SIZE = 200;
 
@@ -55,7 +55,7 @@ function toPage(page: number, items: CourseDayItem[]): Page {
 
 export function useCourseDays(filter: DaysFilter | null, anchor: string): CourseDays {
   const bridge = useApp((store) => store.bridge);
-  const dataVersion = useSync((store) => store.dataVersion);
+  const dataVersion = useTablesVersion(CALL_READS['courses.days']);
   const key = filter ? JSON.stringify({ ...filter, anchor }) : null;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [generation, setGeneration] = useState(0);

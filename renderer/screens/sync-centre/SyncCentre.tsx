@@ -4,63 +4,25 @@
 // retry, edit and discard. Keyboard: Up/Down (Home/End, PageUp/PageDown) move between the
 // operations (one of them is in the tab order), R retries, E or Enter edits, Delete discards.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CallArgs, CallResults, ConflictEntry, CoreError, OutboxEntry } from '../../contract';
+import type { ConflictEntry, OutboxEntry } from '../../contract';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useSyncNow } from '../../components/SyncIndicator';
-import { sendCommand } from '../../data';
+import { sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
 import { absoluteTime, formatNumber, relativeTime, useNow } from '../../format';
-import { asCoreError, useApp, useSync } from '../../stores';
+import { useApp, useSync } from '../../stores';
 import { Conflicts } from './Conflicts';
 import { operationText, stateText, subjectDetail, words } from './describe';
 import { OutboxEditDialog } from './OutboxEditDialog';
 import './sync-centre.css';
 
-/**
- * A call of the core read again when the replica or the queue changes (data.changed,
- * sync.finished, the scheduler's counts) and after this screen's own actions (`reload`).
- */
-function useLive<N extends 'outbox.list' | 'conflicts.list'>(
-  name: N,
-  args: CallArgs<N>,
-): { data: CallResults[N] | undefined; error: CoreError | null; reload(): void } {
-  const bridge = useApp((store) => store.bridge);
-  const dataVersion = useSync((store) => store.dataVersion);
-  const counts = useSync((store) =>
-    store.scheduler
-      ? `${store.scheduler.phase}/${store.scheduler.pending}/${store.scheduler.parked}/${store.scheduler.conflicts}`
-      : '',
-  );
-  const [tick, setTick] = useState(0);
-  const [state, setState] = useState<{ data: CallResults[N] | undefined; error: CoreError | null }>(
-    { data: undefined, error: null },
-  );
-  const key = JSON.stringify(args);
-  const latest = useRef(0);
-  useEffect(() => {
-    if (!bridge) return;
-    const run = ++latest.current;
-    bridge.call(name, JSON.parse(key) as CallArgs<N>).then(
-      (data) => {
-        if (run === latest.current) setState({ data, error: null });
-      },
-      (error: unknown) => {
-        if (run === latest.current)
-          setState((previous) => ({ ...previous, error: asCoreError(error) }));
-      },
-    );
-  }, [bridge, name, key, dataVersion, counts, tick]);
-  const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { ...state, reload };
-}
-
 export function SyncCentre() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const outbox = useLive('outbox.list', {});
-  const conflicts = useLive('conflicts.list', {});
+  const outbox = useQuery('outbox.list', {});
+  const conflicts = useQuery('conflicts.list', {});
   const [notice, setNotice] = useState('');
   const reloadAll = () => {
     outbox.reload();
