@@ -1,7 +1,7 @@
 // What an export reads from the replica, as plain records: local truth (the service's last version
 // with pending local changes), records deleted locally left out. Date filters are Berlin days,
 // decided on the instant (a date-time without an offset is Berlin wall-clock time, see berlin.ts).
-import type BetterSqlite3 from 'better-sqlite3';
+import type { BetterSqlite3 } from '../db/sqlite';
 import { sql, type Kysely } from 'kysely';
 import { notFound } from '../core-error';
 import type { Database } from '../db/schema';

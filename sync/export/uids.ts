@@ -16,7 +16,7 @@
 // - SEQUENCE: export_uids keeps a digest of each entry's content as last exported; an entry whose
 //   digest changed since gets the next SEQUENCE (the feed's own SEQUENCE, where higher, wins).
 import { createHash } from 'node:crypto';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { BetterSqlite3 } from '../db/sqlite';
 
 const DOMAIN_KEY = 'export_uid_domain';
 const FALLBACK_HOST = 'vorort.invalid';

@@ -1,6 +1,6 @@
 // What a sync indicator shows besides the phase (DESIGN rule 12): local writes still to send, those
 // the service refused, open conflicts and the last successful sync, read from the replica cheaply.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { BetterSqlite3 } from '../db/sqlite';
 import { openCountsByState } from '../outbox/operations';
 
 export interface ReplicaCounts {
