@@ -32,7 +32,7 @@ export interface Dispatcher {
 export interface DispatcherOptions {
   /** The clock of local writes (tests). */
   now?: () => Date;
-  /** After every command that changed the replica or the outbox: e.g. OutboxScheduler.kick (rule 12). */
+  /** After every command that changed the replica or the outbox: the session wakes the scheduler (rule 12). */
   onCommand?: (name: CommandName) => void;
   /** sync.refresh: fetches from the service (sync/pull/refresh); without it the command answers offline. */
   refresher?: Refresher;

@@ -91,10 +91,3 @@ export function adoptAnswer(
   ).get(type, resource.id);
   if (moreQueued || type === 'user') refreshRecord(sqlite, type, resource.id);
 }
-
-/** The service id a temporary id was given, if it has one by now. */
-export function serviceIdOf(sqlite: Sqlite, localId: string): string | undefined {
-  return prepared(sqlite, 'SELECT service_id FROM id_map WHERE local_id = ?')
-    .pluck()
-    .get(localId) as string | undefined;
-}
