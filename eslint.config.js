@@ -1,38 +1,60 @@
 // Lint rules, including the allowed imports between rooms (see shared DESIGN.md, "Rooms").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import rooms from './eslint-rooms.js';
 
-const never = (group, message) => ({ group, message });
+// A constraint names packages and repository paths (a path covers its folder, whatever the import's
+// spelling); `except` makes exceptions, `only` lists all a room may import of its kind.
+const never = (targets, message, except) => ({
+  never: targets,
+  message,
+  ...(except && { except }),
+});
+const only = (targets, message) => ({ only: targets, message });
 const ui = never(
-  ['react', 'react-dom', 'react/*', 'zustand', '**/renderer/**'],
+  { packages: ['react', 'react-dom', 'zustand'], paths: ['renderer'] },
   'the UI lives in renderer/ only',
 );
-const electronHost = never(['electron', '**/electron/**'], 'only electron/ may use Electron');
-const noSandbox = never(['**/sandbox/**'], 'sync/ must not depend on the sandbox');
+const electronHost = never(
+  { packages: ['electron'], paths: ['electron'] },
+  'only electron/ may use Electron',
+);
+const noSandbox = never({ paths: ['sandbox'] }, 'sync/ must not depend on the sandbox');
 const sandboxApart = never(
-  ['**/sync/**'],
+  { paths: ['sync'] },
   'the sandbox must not share the client’s code (or its bugs)',
 );
+const sqliteInDb = never(
+  { packages: ['better-sqlite3'] },
+  'SQLite is sync/db’s: import better-sqlite3 there only (its connection type is Sqlite from sync/db)',
+);
+const electronSandbox = never(
+  { paths: ['sandbox'] },
+  'electron/ may use the sandbox only for the demo, in electron/demo.ts and electron/browser-main.ts',
+);
+/** The contract is the renderer's too: what it imports runs in a browser. */
+const contractFiles = ['sync/contract/**', 'sync/contract.ts', 'sync/core-error.ts'];
+const contractOnly = only(
+  { packages: ['zod'], paths: ['sync/contract', 'sync/core-error'] },
+  'the renderer imports the contract: it may import only zod and the contract (no Node, SQLite or kysely)',
+);
 
-/** One restricted-imports rule per room: what each folder must never import. */
-function room(files, ...groups) {
-  return { files, rules: { 'no-restricted-imports': ['error', { patterns: groups }] } };
+/** The room rule for some files: what they may import (see eslint-rooms.js). */
+function room(files, ...constraints) {
+  return { files, rules: { 'rooms/imports': ['error', ...constraints] } };
 }
 
-/** The sync room's rule for each part of sync/, with the parts it must not import added. */
+/** The room rule for each part of sync/ (not its tests), with the parts above it refused. */
 function syncParts(parts) {
   return parts.map(([part, above]) => ({
     ...room(
-      part === 'contract'
-        ? ['sync/contract/**', 'sync/contract.ts', 'sync/core-error.ts']
-        : [`sync/${part}/**`],
+      [`sync/${part}/**`],
       ui,
       electronHost,
       noSandbox,
+      ...(part === 'db' ? [] : [sqliteInDb]),
       never(
-        above.flatMap((name) =>
-          [`./`, `../`, `../../`].flatMap((up) => [`${up}${name}`, `${up}${name}/**`]),
-        ),
+        { paths: above.map((name) => `sync/${name}`) },
         `sync/${part} is below ${above.join(', ')}: it may not import them (shared DESIGN.md, rooms)`,
       ),
     ),
@@ -59,16 +81,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  room(['sync/**'], ui, electronHost, noSandbox),
+  { plugins: { rooms } },
+  room(['sync/**'], ui, electronHost, noSandbox, sqliteInDb),
   // Tests beside the core start the real sandbox (no mocks of the service): its entry point only.
   room(
     ['sync/**/*.test.ts'],
     ui,
     electronHost,
-    never(
-      ['**/sandbox/**', '!**/sandbox/server'],
-      'tests may start the sandbox through sandbox/server only',
-    ),
+    never({ paths: ['sandbox'] }, 'tests may start the sandbox through sandbox/server only', {
+      paths: ['sandbox/server'],
+    }),
   ),
   room(['sandbox/**'], ui, electronHost, sandboxApart),
   // The admin interface sits on top of the sandbox: it may use the data and the interface's
@@ -79,31 +101,16 @@ export default tseslint.config(
     electronHost,
     sandboxApart,
     never(
-      ['**/admin/**', '**/admin'],
+      { paths: ['sandbox/admin'] },
       'the admin interface builds on sandbox/data and sandbox/http, not the reverse',
     ),
   ),
-  // The parts of sync/, lowest first: each may import only the parts below it (tests may cross).
+  { ...room(contractFiles, contractOnly), ignores: ['**/*.test.ts'] },
+  // The other parts of sync/, lowest first: each may import only the parts below it (tests may cross).
   // host: the app session and browser mode's server, above dispatch and scheduler, below cli.
   // export: files from the replica (issue 13), beside queries: it reads db (queries' helpers, the
   // feed's address from pull); dispatch, the host and the CLI call it.
   ...syncParts([
-    [
-      'contract',
-      [
-        'api',
-        'auth',
-        'db',
-        'outbox',
-        'pull',
-        'queries',
-        'export',
-        'dispatch',
-        'scheduler',
-        'host',
-        'cli',
-      ],
-    ],
     [
       'api',
       ['auth', 'db', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli'],
@@ -120,23 +127,31 @@ export default tseslint.config(
   ]),
   // The Electron host may start the sandbox only for the demo: electron/demo.ts (the session's
   // DemoProvider) and electron/browser-main.ts (browser mode's entry, which hands it over).
-  {
-    ...room(
-      ['electron/**'],
-      ui,
-      never(
-        ['**/sandbox/**'],
-        'electron/ may use the sandbox only for the demo, in electron/demo.ts and electron/browser-main.ts',
-      ),
-    ),
-    ignores: ['electron/demo.ts', 'electron/browser-main.ts', '**/*.test.ts'],
-  },
-  room(['electron/demo.ts', 'electron/browser-main.ts', 'electron/**/*.test.ts'], ui),
+  // Later entries override earlier ones for the files they name.
+  room(['electron/**'], ui, electronSandbox, sqliteInDb),
+  room(['electron/demo.ts', 'electron/browser-main.ts'], ui, sqliteInDb),
+  // These load better-sqlite3's native module for Electron's ABI (see electron/native-sqlite.ts).
+  room(
+    [
+      'electron/native-sqlite.ts',
+      'electron/demo-worker.ts',
+      'electron/build-native.mjs',
+      'electron/main.ts',
+    ],
+    ui,
+    electronSandbox,
+  ),
+  room(['electron/**/*.test.ts'], ui),
   room(
     ['renderer/**'],
-    electronHost,
-    never(['**/sandbox/**'], 'the renderer talks to the core only through the contract'),
-    never(['**/sync/**', '!**/sync/contract'], 'the renderer may import only sync/contract'),
-    never(['node:*', 'better-sqlite3', 'kysely'], 'the renderer runs in a browser sandbox'),
+    only(
+      { paths: ['renderer', 'sync/contract'] },
+      'the renderer talks to the core only through sync/contract',
+    ),
+    never({ packages: ['electron'] }, 'only electron/ may use Electron'),
+    never(
+      { packages: ['node:*', 'better-sqlite3', 'kysely'] },
+      'the renderer runs in a browser sandbox',
+    ),
   ),
 );

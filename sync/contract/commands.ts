@@ -974,10 +974,6 @@ export type WriteCommandName = Exclude<
   `outbox.${string}` | `conflicts.${string}` | `sync.${string}`
 >;
 
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(commands, name);
-}
-
 export function isWriteCommand(name: string): name is WriteCommandName {
   return Object.hasOwn(WRITE_COMMANDS, name);
 }

@@ -5,8 +5,6 @@
 // Imports zod only: the renderer (a browser) imports this file through sync/contract.ts.
 import { z } from 'zod';
 import type { CommandArgs, CommandName, CommandResults } from './commands';
-// This room's own file (sync/contract/export.ts), not the room sync/export the rule means.
-// eslint-disable-next-line no-restricted-imports
 import { exportCalls, type ExportCallResults } from './export';
 import type { QueryArgs, QueryName, QueryResults, SchedulerState } from '../contract';
 

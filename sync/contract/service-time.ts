@@ -151,21 +151,6 @@ export function berlinTime(ms: number): string {
   return `${two(c.hour)}:${two(c.minute)}`;
 }
 
-/** A calendar date YYYY-MM-DD as dd.mm.yyyy (no zone involved); other text as it is. */
-export function germanDate(isoDate: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  return match ? `${match[3]}.${match[2]}.${match[1]}` : isoDate;
-}
-
-/** Whether YYYY-MM-DD names a real calendar day. */
-export function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
 /** The instant as the service's wall clock, `YYYY-MM-DDTHH:MM:SS` (comparable as text). */
 export function serviceWallClock(instant: Date | number): string {
   const c = berlinWallClock(typeof instant === 'number' ? instant : instant.getTime());

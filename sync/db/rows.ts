@@ -8,7 +8,6 @@ import type {
   AnlassReferenzenTable,
   AusbildungenTable,
   BenachrichtigungenTable,
-  CancellationsTable,
   ClientParticipantsTable,
   ClientsTable,
   CompaniesTable,
@@ -436,15 +435,6 @@ export function participationRow(
     uvt_id: relatedId(r, 'uvt'),
     client_id: relatedId(r, 'client'),
     user_id: relatedId(r, 'user'),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
-
-export function cancellationRow(r: ServiceResource, syncedAt: string): Row<CancellationsTable> {
-  return {
-    id: r.id,
-    participation_id: relatedId(r, 'participation'),
     base: baseOf(r),
     synced_at: syncedAt,
   };

@@ -34,8 +34,8 @@ export interface DispatcherOptions {
   /** The clock of local writes (tests). */
   now?: () => Date;
   /**
-   * After every command that changed the replica or the outbox (a new write re-arms the queue,
-   * rule 12), with the tables it changed (and any other change of this connection not yet told).
+   * After every command that changed the replica or the outbox (the session wakes the
+   * scheduler, rule 12), with the tables it changed (and any other change of this connection not yet told).
    */
   onCommand?: (name: CommandName, tables: string[]) => void;
   /** sync.refresh: fetches from the service (sync/pull/refresh); without it the command answers offline. */

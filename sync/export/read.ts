@@ -1,7 +1,7 @@
 // What an export reads from the replica, as plain records: local truth (the service's last version
 // with pending local changes), records deleted locally left out. Date filters are Berlin days,
 // decided on the instant (a date-time without an offset is Berlin wall-clock time, see berlin.ts).
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { sql, type Kysely } from 'kysely';
 import { notFound } from '../core-error';
 import type { Database } from '../db/schema';
@@ -30,7 +30,7 @@ function widened(range: DayRange): { low: string | null; high: string | null } {
   };
 }
 
-export function selfIdOf(sqlite: BetterSqlite3.Database): string | null {
+export function selfIdOf(sqlite: Sqlite): string | null {
   return (
     (sqlite.prepare("SELECT value FROM replica_meta WHERE key = 'self_id'").pluck().get() as
       string | undefined) ?? null
@@ -39,7 +39,7 @@ export function selfIdOf(sqlite: BetterSqlite3.Database): string | null {
 
 /** 'self' as the signed-in user's id; a replica that never learnt it cannot answer. */
 export function resolveSelf(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   id: string | undefined,
 ): string | undefined {
   if (id !== 'self') return id;
@@ -239,7 +239,7 @@ export interface HourRecord {
  * arrays (the fastest way out of better-sqlite3 for 100,000 entries).
  */
 export function readHours(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   filter: DayRange & { userId?: string | undefined; approved?: boolean | undefined },
 ): HourRecord[] {
   const conditions = ["h.local_state IS NOT 'deleted'"];

@@ -16,12 +16,12 @@
 // - SEQUENCE: export_uids keeps a digest of each entry's content as last exported; an entry whose
 //   digest changed since gets the next SEQUENCE (the feed's own SEQUENCE, where higher, wins).
 import { createHash } from 'node:crypto';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 
 const DOMAIN_KEY = 'export_uid_domain';
 const FALLBACK_HOST = 'vorort.invalid';
 
-const meta = (sqlite: BetterSqlite3.Database, key: string) =>
+const meta = (sqlite: Sqlite, key: string) =>
   sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
     string | undefined;
 
@@ -33,7 +33,7 @@ const uidSafe = (value: string) =>
     .replace(/^[-.]+|[-.]+$/g, '') || 'x';
 
 /** The part after @ of every UID this replica exports (see above). */
-export function uidDomain(sqlite: BetterSqlite3.Database): string {
+export function uidDomain(sqlite: Sqlite): string {
   const fixed = meta(sqlite, DOMAIN_KEY);
   if (fixed) return fixed;
   const orgId = sqlite.prepare("SELECT id FROM singletons WHERE key = 'orga'").pluck().get() as
@@ -49,7 +49,7 @@ export function uidDomain(sqlite: BetterSqlite3.Database): string {
 
 /** The local ids of records created offline that the service has accepted, by their service id. */
 export function localIdsOf(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   recordType: string,
 ): Map<string, string> {
   const rows = sqlite
@@ -60,7 +60,7 @@ export function localIdsOf(
 }
 
 /** Whether an entry with this UID was exported before. */
-export function wasExported(sqlite: BetterSqlite3.Database): (uid: string) => boolean {
+export function wasExported(sqlite: Sqlite): (uid: string) => boolean {
   const statement = sqlite.prepare('SELECT 1 FROM export_uids WHERE uid = ?').pluck();
   return (uid) => statement.get(uid) !== undefined;
 }
@@ -77,7 +77,7 @@ export function contentDigest(fields: readonly unknown[]): string {
  * keyed apart, each export of the series would overwrite the other's digest and count up.
  */
 export function assignSequences(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   entries: readonly { uid: string; digest: string; minimum?: number }[],
   exportedAt: string,
 ): number[] {

@@ -2,7 +2,7 @@
 // the id the service gave it, in one transaction everywhere (DESIGN rule 4): its row, the columns
 // that name it, the queued operations' paths and bodies, the conflicts, and the id map that
 // translates the temporary id for anyone still holding it.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { addressRow, baseOf, companyRow, courseDateRow, type ServiceResource } from '../db/rows';
 import { refreshRecord, writeRow } from './local-truth';
 import { writableType } from './records';
@@ -10,7 +10,7 @@ import { prepared } from './statements';
 
 /** Gives the record created as `localId` its service id everywhere. */
 export function replaceTemporaryId(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   type: string,
   localId: string,
   serviceId: string,
@@ -60,7 +60,7 @@ export function replaceTemporaryId(
  * dates and place, a participation's new company); then the record's open changes on top.
  */
 export function adoptAnswer(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   resource: ServiceResource,
   included: readonly ServiceResource[],
   type: string,
@@ -90,11 +90,4 @@ export function adoptAnswer(
     "SELECT 1 FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' LIMIT 1",
   ).get(type, resource.id);
   if (moreQueued || type === 'user') refreshRecord(sqlite, type, resource.id);
-}
-
-/** The service id a temporary id was given, if it has one by now. */
-export function serviceIdOf(sqlite: BetterSqlite3.Database, localId: string): string | undefined {
-  return prepared(sqlite, 'SELECT service_id FROM id_map WHERE local_id = ?')
-    .pluck()
-    .get(localId) as string | undefined;
 }

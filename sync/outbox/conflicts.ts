@@ -2,7 +2,7 @@
 // base and the open operations go back on top, so a pull never overwrites a field with a local
 // change. A field changed on both sides since the base, and a record deleted on the service
 // while it has local changes, are conflicts: kept, listed and resolved by a person per field.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import type { ConflictEntry } from '../contract';
 import { notAllowed, notFound } from '../core-error';
 import type { LocalRecordHooks } from '../db/writer';
@@ -23,10 +23,7 @@ import { outboxSubject } from './subject';
 const WHOLE_RECORD = '*';
 
 /** The hooks the pull's writer calls for records with local changes. */
-export function localRecordHooks(
-  sqlite: BetterSqlite3.Database,
-  now: () => string,
-): LocalRecordHooks {
+export function localRecordHooks(sqlite: Sqlite, now: () => string): LocalRecordHooks {
   return {
     tables: new Set(WRITABLE_TABLES.keys()),
     rebase(table, id, previousBase) {
@@ -48,7 +45,7 @@ export function localRecordHooks(
 }
 
 function rebaseRecord(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   type: string,
   id: string,
   previousBase: string,
@@ -96,19 +93,14 @@ function rebaseRecord(
   refreshRecord(sqlite, type, id);
 }
 
-function dropConflict(sqlite: BetterSqlite3.Database, type: string, id: string, field: string) {
+function dropConflict(sqlite: Sqlite, type: string, id: string, field: string) {
   prepared(
     sqlite,
     'DELETE FROM conflicts WHERE record_type = ? AND record_id = ? AND field = ?',
   ).run(type, id, field);
 }
 
-function recordDeletedOnService(
-  sqlite: BetterSqlite3.Database,
-  type: string,
-  id: string,
-  now: string,
-): void {
+function recordDeletedOnService(sqlite: Sqlite, type: string, id: string, now: string): void {
   const changes = foldChanges(openOperations(sqlite, type, id));
   saveConflict(sqlite, {
     type,
@@ -123,7 +115,7 @@ function recordDeletedOnService(
 }
 
 function saveConflict(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   c: {
     type: string;
     id: string;
@@ -166,7 +158,7 @@ interface ConflictRow {
   detected_at: string;
 }
 
-export function listConflicts(sqlite: BetterSqlite3.Database): ConflictEntry[] {
+export function listConflicts(sqlite: Sqlite): ConflictEntry[] {
   const rows = sqlite.prepare('SELECT * FROM conflicts ORDER BY id').all() as ConflictRow[];
   const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown));
   return rows.map((row) => ({
@@ -189,7 +181,7 @@ export function listConflicts(sqlite: BetterSqlite3.Database): ConflictEntry[] {
  * with nothing is done); for a deleted record, all its local changes and the row go.
  */
 export function resolveConflict(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   id: number,
   take: 'mine' | 'theirs',
   now: string,
@@ -225,7 +217,7 @@ export function resolveConflict(
 }
 
 function dropField(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   op: ReturnType<typeof openOperations>[number],
   field: string,
   now: string,

@@ -2,7 +2,7 @@
 // changes of its open outbox operations on top. The changes are always folded from the outbox,
 // never kept apart, so whatever happens to an operation (sent, coalesced, edited, discarded) the
 // row follows by calling refreshRecord.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { qualifikationRows, type ServiceResource } from '../db/rows';
 import type { RowValues } from '../db/writer';
 import { writableType } from './records';
@@ -133,11 +133,7 @@ export function mergedResource(
   };
 }
 
-export function openOperations(
-  sqlite: BetterSqlite3.Database,
-  type: string,
-  id: string,
-): OutboxRow[] {
+export function openOperations(sqlite: Sqlite, type: string, id: string): OutboxRow[] {
   return prepared(
     sqlite,
     "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id",
@@ -151,7 +147,7 @@ export function openOperations(
  * columns (a participation's course).
  */
 export function refreshRecord(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   type: string,
   id: string,
   template: Record<string, unknown> = {},
@@ -192,7 +188,7 @@ export function refreshRecord(
  * or on "theirs" drop, a later change of the record.
  */
 function settleConflicts(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   type: string,
   id: string,
   changes: LocalChanges | null,
@@ -220,7 +216,7 @@ function settleConflicts(
 
 /** An upsert, never a REPLACE: a replaced course would take its participations with it (ON DELETE CASCADE). */
 export function writeRow(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   table: string,
   keys: readonly string[],
   row: object,

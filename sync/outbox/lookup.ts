@@ -3,7 +3,7 @@
 // it is adopted. Certainly absent (the collection was read completely and it is not there): it is
 // sent again. The service offers no list of occasions, so an occasion cannot be looked for:
 // it waits for the person to decide.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { subMinutes } from 'date-fns';
 import type { ApiClient } from '../api';
 import type { ServiceResource } from '../db/rows';
@@ -54,7 +54,7 @@ async function collect(
 
 export async function lookForCreated(
   api: ApiClient,
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   op: OutboxRow,
   signal?: AbortSignal,
 ): Promise<LookupResult> {

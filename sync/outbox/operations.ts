@@ -1,7 +1,7 @@
 // The outbox table: one row per queued write, its state kept in the database so that a crash at
 // any moment leaves a queue the next run continues correctly (DESIGN rules 3, 5, 7). Coalescing
 // happens here, when a write joins the queue behind another of the same record.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import type { Selectable } from 'kysely';
 import type { OutboxState } from '../contract';
 import type { OutboxTable } from '../db/schema';
@@ -58,7 +58,7 @@ export interface Enqueued {
  * create removes both, delete after update replaces it. Call inside the write's transaction.
  */
 export function enqueue(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   write: { command: string; type: string; recordId: string; args: WriteArgs; now: string },
 ): Enqueued {
   const verb = verbOf(write.command);
@@ -126,12 +126,12 @@ export function mergeArgs(earlier: WriteArgs, later: WriteArgs): WriteArgs {
   return merged;
 }
 
-export function getOperation(sqlite: BetterSqlite3.Database, id: number): OutboxRow | undefined {
+export function getOperation(sqlite: Sqlite, id: number): OutboxRow | undefined {
   return prepared(sqlite, 'SELECT * FROM outbox WHERE id = ?').get(id) as OutboxRow | undefined;
 }
 
 /** Done: sent and accepted, or cancelled out without a request. */
-export function finish(sqlite: BetterSqlite3.Database, id: number, now: string): void {
+export function finish(sqlite: Sqlite, id: number, now: string): void {
   prepared(
     sqlite,
     "UPDATE outbox SET state = 'done', done_at = ?, updated_at = ?, next_attempt_at = NULL, error = NULL WHERE id = ?",
@@ -139,7 +139,7 @@ export function finish(sqlite: BetterSqlite3.Database, id: number, now: string):
 }
 
 export function setState(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   id: number,
   state: Exclude<OutboxState, 'done'>,
   now: string,
@@ -159,7 +159,7 @@ export function setState(
 
 /** The open operations by state: what status screens and the push's summary count. */
 export function openCountsByState(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
 ): Partial<Record<Exclude<OutboxState, 'done'>, number>> {
   const rows = prepared(
     sqlite,
@@ -170,7 +170,7 @@ export function openCountsByState(
 
 /** Marked before the request leaves (rule 7): a crash from here on leaves "outcome unknown". */
 export function markInFlight(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   op: OutboxRow,
   now: string,
   sent: { fingerprint: string | null; clientId: string | null },
@@ -183,7 +183,7 @@ export function markInFlight(
 }
 
 /** Operations a dead process left in flight: nobody knows whether the service got them. */
-export function recoverInFlight(sqlite: BetterSqlite3.Database, now: string): number {
+export function recoverInFlight(sqlite: Sqlite, now: string): number {
   return prepared(
     sqlite,
     "UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'in_flight'",

@@ -1,7 +1,7 @@
 // The outbox's own commands: list what is not done yet, retry, edit or discard an operation.
 // Editing validates like a new command; discarding restores the record's base in the replica.
 // Each entry says what record it concerns in words (its subject, read from the replica).
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { commands, type OutboxEntry, type OutboxState, type WriteCommandName } from '../contract';
 import { notAllowed, notFound, refusedArguments } from '../core-error';
 import { refreshRecord } from './local-truth';
@@ -15,7 +15,7 @@ import {
 import { inConflict, waitingFor } from './replay';
 import { outboxSubject } from './subject';
 
-export function toEntry(sqlite: BetterSqlite3.Database, op: OutboxRow): OutboxEntry {
+export function toEntry(sqlite: Sqlite, op: OutboxRow): OutboxEntry {
   const error = op.error ? (JSON.parse(op.error) as OperationError) : null;
   const args = JSON.parse(op.args) as WriteArgs;
   return {
@@ -35,10 +35,7 @@ export function toEntry(sqlite: BetterSqlite3.Database, op: OutboxRow): OutboxEn
   };
 }
 
-export function listOutbox(
-  sqlite: BetterSqlite3.Database,
-  states?: readonly OutboxState[],
-): OutboxEntry[] {
+export function listOutbox(sqlite: Sqlite, states?: readonly OutboxState[]): OutboxEntry[] {
   const rows = (
     states?.length
       ? sqlite
@@ -51,7 +48,7 @@ export function listOutbox(
   return rows.map((op) => toEntry(sqlite, op));
 }
 
-function openOperation(sqlite: BetterSqlite3.Database, id: number): OutboxRow {
+function openOperation(sqlite: Sqlite, id: number): OutboxRow {
   const op = getOperation(sqlite, id);
   if (!op || op.state === 'done')
     throw notFound(
@@ -70,11 +67,7 @@ function openOperation(sqlite: BetterSqlite3.Database, id: number): OutboxRow {
  * Due now instead of at its retry time. An unknown outcome is looked for again; one that cannot
  * be looked for (its error says so) is the person's call that it did not arrive: sent again.
  */
-export function retryOperation(
-  sqlite: BetterSqlite3.Database,
-  id: number,
-  now: string,
-): OutboxEntry {
+export function retryOperation(sqlite: Sqlite, id: number, now: string): OutboxEntry {
   const op = openOperation(sqlite, id);
   const cannotBeChecked = op.state === 'unknown' && op.next_attempt_at === NEVER;
   const state = op.state === 'unknown' && !cannotBeChecked ? 'unknown' : 'pending';
@@ -85,12 +78,7 @@ export function retryOperation(
 }
 
 /** New arguments for a parked (or not yet sent) operation, checked like a new command. */
-export function editOperation(
-  sqlite: BetterSqlite3.Database,
-  id: number,
-  args: unknown,
-  now: string,
-): OutboxEntry {
+export function editOperation(sqlite: Sqlite, id: number, args: unknown, now: string): OutboxEntry {
   return sqlite.transaction(() => {
     const op = openOperation(sqlite, id);
     if (op.state === 'unknown')
@@ -126,10 +114,7 @@ export function editOperation(
  * Drops the operation (and those that wait for the record it would create), then shows the
  * record as the service has it again: its base, or nothing for a record created here.
  */
-export function discardOperation(
-  sqlite: BetterSqlite3.Database,
-  id: number,
-): { id: number; state: 'discarded' } {
+export function discardOperation(sqlite: Sqlite, id: number): { id: number; state: 'discarded' } {
   return sqlite.transaction(() => {
     const op = openOperation(sqlite, id);
     const affected: OutboxRow[] = [op];

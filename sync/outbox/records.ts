@@ -1,7 +1,7 @@
 // The writable resource types of the service and how each is kept in the replica: its table, the
 // columns elsewhere that hold its ids (where a temporary id is replaced), and the row of a
 // resource. The one place these facts live for the outbox; the pull's mappers do the mapping.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import {
   ausbildungRow,
   benachrichtigungRow,
@@ -40,7 +40,7 @@ export interface WritableType {
   toRow(
     resource: ServiceResource,
     stored: Record<string, unknown> | undefined,
-    sqlite: BetterSqlite3.Database,
+    sqlite: Sqlite,
   ): RowValues;
 }
 
@@ -50,7 +50,7 @@ const syncedAt = (stored: Record<string, unknown> | undefined) =>
   typeof stored?.synced_at === 'string' ? stored.synced_at : '';
 
 /** The course's dates as the replica has them (a local course's dates come from its own row set). */
-function courseDates(sqlite: BetterSqlite3.Database, courseId: string): ServiceResource[] {
+function courseDates(sqlite: Sqlite, courseId: string): ServiceResource[] {
   const rows = prepared(
     sqlite,
     'SELECT id, date_from, date_to FROM course_dates WHERE course_id = ?',

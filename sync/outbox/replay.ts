@@ -5,7 +5,7 @@
 // time, re-armed by the loop's own timer while it runs and by the next push otherwise.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { ApiError, retryDelayMs, type ApiClient } from '../api';
 import { isLocalId } from '../contract';
 import type { ServiceResource } from '../db/rows';
@@ -31,7 +31,7 @@ import { prepared } from './statements';
 
 export interface PushOptions {
   api: ApiClient;
-  sqlite: BetterSqlite3.Database;
+  sqlite: Sqlite;
   signal?: AbortSignal;
   now?: () => Date;
   /** How long this push waits for retries that fall due (rule 12); later ones wait for the next push. Default 60 s. */
@@ -157,7 +157,7 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
  * walking past all of them for every request made a push slower the longer the outbox's history.
  */
 function nextReady(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   now: string,
   claimed: ReadonlySet<number>,
 ): OutboxRow | undefined {
@@ -182,7 +182,7 @@ function nextReady(
  * Whether the record has a conflict not yet resolved: its operations wait for the person's
  * decision (DESIGN rule 2), as sending them would decide it for "mine".
  */
-export function inConflict(sqlite: BetterSqlite3.Database, type: string, id: string): boolean {
+export function inConflict(sqlite: Sqlite, type: string, id: string): boolean {
   return (
     prepared(sqlite, 'SELECT 1 FROM conflicts WHERE record_type = ? AND record_id = ? LIMIT 1').get(
       type,
@@ -201,7 +201,7 @@ export function waitingFor(op: Pick<OutboxRow, 'args' | 'record_id' | 'command'>
   return null;
 }
 
-function waitingCount(sqlite: BetterSqlite3.Database): number {
+function waitingCount(sqlite: Sqlite): number {
   const open = prepared(
     sqlite,
     "SELECT args, record_id, command FROM outbox WHERE state IN ('pending', 'retrying')",
@@ -213,7 +213,7 @@ function waitingCount(sqlite: BetterSqlite3.Database): number {
  * When the next operation waiting for its retry time is due; null when none waits for a time.
  * One held by a conflict waits for a person, not for a time.
  */
-export function nextDue(sqlite: BetterSqlite3.Database): string | null {
+export function nextDue(sqlite: Sqlite): string | null {
   return (
     (prepared(
       sqlite,
@@ -282,7 +282,7 @@ async function replayOne(options: PushOptions, op: OutboxRow): Promise<Outcome> 
 
 /** The service took the operation: done, its answer as the base, a temporary id replaced. */
 function accept(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   op: OutboxRow,
   data: ServiceResource | ServiceResource[] | null,
   included: readonly ServiceResource[],
@@ -315,7 +315,7 @@ function accept(
   adoptAnswer(sqlite, resource, included, op.record_type, now, template);
 }
 
-function cancelledInBase(sqlite: BetterSqlite3.Database, type: string, id: string): void {
+function cancelledInBase(sqlite: Sqlite, type: string, id: string): void {
   const { table } = writableType(type);
   const text = prepared(sqlite, `SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
     string | null | undefined;
@@ -493,7 +493,7 @@ function neverConnected(error: ApiError): boolean {
   return false;
 }
 
-function clientIdFor(sqlite: BetterSqlite3.Database, op: OutboxRow): string | null {
+function clientIdFor(sqlite: Sqlite, op: OutboxRow): string | null {
   const accepted = prepared(sqlite, 'SELECT accepted FROM client_ids WHERE record_type = ?')
     .pluck()
     .get(op.record_type) as number | undefined;
@@ -501,12 +501,7 @@ function clientIdFor(sqlite: BetterSqlite3.Database, op: OutboxRow): string | nu
   return op.client_id ?? randomUUID();
 }
 
-function rememberClientIds(
-  sqlite: BetterSqlite3.Database,
-  type: string,
-  accepted: boolean,
-  now: string,
-): void {
+function rememberClientIds(sqlite: Sqlite, type: string, accepted: boolean, now: string): void {
   prepared(
     sqlite,
     'INSERT OR REPLACE INTO client_ids (record_type, accepted, probed_at) VALUES (?, ?, ?)',

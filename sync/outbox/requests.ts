@@ -1,7 +1,7 @@
 // From a queued operation to the request the service gets: method, path and JSON:API body.
 // A PATCH carries only what differs from the base (DESIGN rule 5); a POST may carry a
 // client-generated id where the service takes them (rule 7).
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { WRITE_COMMANDS, type WriteCommandName } from '../contract';
 import type { WriteMethod } from '../api';
 import type { StoredBase } from './local-truth';
@@ -26,11 +26,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function storedBase(
-  sqlite: BetterSqlite3.Database,
-  type: string,
-  id: string,
-): StoredBase | undefined {
+function storedBase(sqlite: Sqlite, type: string, id: string): StoredBase | undefined {
   const { table } = writableType(type);
   const text = prepared(sqlite, `SELECT base FROM ${table} WHERE id = ?`).pluck().get(id) as
     string | undefined;
@@ -42,7 +38,7 @@ const relationshipId = (value: unknown) =>
 
 /** The request for an operation, or null when nothing differs from the service's version. */
 export function requestFor(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   op: OutboxRow,
   clientId: string | null,
 ): OutgoingRequest | null {
@@ -72,7 +68,7 @@ export function requestFor(
 }
 
 function patchFor(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   type: string,
   args: WriteArgs,
   path: string,

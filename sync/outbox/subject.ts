@@ -3,7 +3,7 @@
 // instead of "participation local-3f2…". Read from the replica (its local truth, so a name
 // changed offline shows as changed), else from the operation's own arguments (a record the
 // replica no longer holds), else null.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import type { OutboxSubject } from '../contract';
 import type { WriteArgs } from './operations';
 import { prepared } from './statements';
@@ -21,17 +21,17 @@ function fullName(first: unknown, last: unknown): string | null {
   return words.length > 0 ? words.join(' ') : null;
 }
 
-function rowOf(sqlite: BetterSqlite3.Database, sql: string, id: string | undefined): Row | null {
+function rowOf(sqlite: Sqlite, sql: string, id: string | undefined): Row | null {
   if (!id) return null;
   return (prepared(sqlite, sql).get(id) as Row | undefined) ?? null;
 }
 
-const courseTitle = (sqlite: BetterSqlite3.Database, id: unknown) =>
+const courseTitle = (sqlite: Sqlite, id: unknown) =>
   typeof id === 'string'
     ? textOf(rowOf(sqlite, 'SELECT title FROM courses WHERE id = ?', id)?.title)
     : null;
 
-const personName = (sqlite: BetterSqlite3.Database, id: unknown) => {
+const personName = (sqlite: Sqlite, id: unknown) => {
   if (typeof id !== 'string') return null;
   const person = rowOf(sqlite, 'SELECT vorname, nachname FROM users WHERE id = ?', id);
   return person ? fullName(person.vorname, person.nachname) : null;
@@ -49,7 +49,7 @@ const dayOf = (value: unknown): string | null =>
 
 /** Who or what an operation on `recordType` / `recordId` concerns; null when nothing is known. */
 export function outboxSubject(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   recordType: string,
   recordId: string,
   args: WriteArgs,

@@ -2,7 +2,7 @@
 // transaction, with no network. The row shows the change at once (local truth), marked by its
 // local_state as not yet sent. A record created here gets a temporary id, `local-<uuid>`.
 import { randomUUID } from 'node:crypto';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
 import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
@@ -35,7 +35,7 @@ function missing(type: string, id: string) {
 }
 
 /** Temporary ids that already have their service id are translated (a screen may still hold one). */
-function translateIds(sqlite: BetterSqlite3.Database, args: WriteArgs): WriteArgs {
+function translateIds(sqlite: Sqlite, args: WriteArgs): WriteArgs {
   const text = JSON.stringify(args);
   const lookup = prepared(sqlite, 'SELECT service_id FROM id_map WHERE local_id = ?').pluck();
   const translated = text.replace(
@@ -45,14 +45,14 @@ function translateIds(sqlite: BetterSqlite3.Database, args: WriteArgs): WriteArg
   return translated === text ? args : (JSON.parse(translated) as WriteArgs);
 }
 
-function liveRow(sqlite: BetterSqlite3.Database, type: string, id: string) {
+function liveRow(sqlite: Sqlite, type: string, id: string) {
   const { table } = writableType(type);
   const row = prepared(sqlite, `SELECT * FROM ${table} WHERE id = ?`).get(id) as
     Record<string, unknown> | undefined;
   return row && row.local_state !== 'deleted' ? row : undefined;
 }
 
-function requireRow(sqlite: BetterSqlite3.Database, type: string, id: string) {
+function requireRow(sqlite: Sqlite, type: string, id: string) {
   const row = liveRow(sqlite, type, id);
   if (!row) throw missing(type, id);
   return row;
@@ -65,7 +65,7 @@ const relatedId = (args: WriteArgs, name: string): string | undefined => {
 
 /** Applies one write command locally and queues it; the caller has validated the arguments. */
 export function applyWrite(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   command: WriteCommandName,
   parsed: WriteArgs,
   clock: WriteClock = {},
@@ -88,7 +88,7 @@ export function applyWrite(
 
 /** Which record the write is about, and what must hold for it to make sense offline. */
 function locate(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   command: WriteCommandName,
   type: string,
   verb: string,
@@ -118,7 +118,7 @@ function locate(
   return { recordId: id, template: {} };
 }
 
-function checkHourRelations(sqlite: BetterSqlite3.Database, args: WriteArgs): void {
+function checkHourRelations(sqlite: Sqlite, args: WriteArgs): void {
   const anlass = relatedId(args, 'anlass');
   if (anlass && isLocalId(anlass)) requireRow(sqlite, 'helferstunden_anlass', anlass);
   const typ = relatedId(args, 'typ');
@@ -139,7 +139,7 @@ function checkHourRelations(sqlite: BetterSqlite3.Database, args: WriteArgs): vo
 }
 
 /** PUT by user_id or mitgliednr: the record it names, or a new one (which needs both names). */
-function locateUpsert(sqlite: BetterSqlite3.Database, args: WriteArgs): string {
+function locateUpsert(sqlite: Sqlite, args: WriteArgs): string {
   const value = args.identifierValue ?? '';
   const existing =
     args.identifierName === 'user_id'
@@ -163,11 +163,7 @@ function locateUpsert(sqlite: BetterSqlite3.Database, args: WriteArgs): string {
 }
 
 /** A course created offline: its dates and trainers as rows, so lists show and sort it. */
-function writeLocalCourseParts(
-  sqlite: BetterSqlite3.Database,
-  courseId: string,
-  args: WriteArgs,
-): void {
+function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs): void {
   refreshRecord(sqlite, 'course', courseId);
   for (const item of args.included ?? []) {
     if (item.type !== 'course_date') continue;

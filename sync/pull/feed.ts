@@ -6,7 +6,7 @@
 //
 // setFeedUrl and refreshFeed are what a session, the CLI (`vorort sync --feed-url`) and the sync
 // call; the sync fetches the feed once per run (feed-sync.ts).
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { invalid } from '../core-error';
 import type { Replica } from '../db/open';
 import { FeedParseError, parseFeed, type FeedEventRow } from './feed-parse';
@@ -39,11 +39,11 @@ export type FeedRefresh =
 
 type Db = Pick<Replica, 'sqlite'>;
 
-const meta = (sqlite: BetterSqlite3.Database, key: string) =>
+const meta = (sqlite: Sqlite, key: string) =>
   sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
     string | undefined;
 
-const setMeta = (sqlite: BetterSqlite3.Database, key: string, value: string) =>
+const setMeta = (sqlite: Sqlite, key: string, value: string) =>
   sqlite
     .prepare(
       'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -91,7 +91,7 @@ export function checkFeedUrl(url: string): string {
   return parsed.toString();
 }
 
-export function getFeedUrl(sqlite: BetterSqlite3.Database): string | null {
+export function getFeedUrl(sqlite: Sqlite): string | null {
   return meta(sqlite, URL_KEY) ?? null;
 }
 
@@ -215,7 +215,7 @@ function emptyStatus(address: string): FeedStatus {
   return { address, lastAttemptAt: null, lastSuccessAt: null, events: 0, ok: null, error: null };
 }
 
-function writeStatus(sqlite: BetterSqlite3.Database, status: StoredStatus): void {
+function writeStatus(sqlite: Sqlite, status: StoredStatus): void {
   setMeta(sqlite, STATUS_KEY, JSON.stringify(status));
 }
 

@@ -2,7 +2,7 @@
 // rotations that keep every confirmation within its bound. Each rotation earns a share of its
 // items per elapsed time (items × elapsed ÷ bound, with a margin) and spends it on the least
 // recently confirmed items, so the work is spread evenly over the syncs instead of bursting.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import type { FreshnessBounds, SyncProfile } from './options';
 
 /**
@@ -53,7 +53,7 @@ const MARGIN = 0.95;
 
 /** Records that the service confirmed these items of `scope` now. */
 export function confirm(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   scope: RotationScope,
   ids: readonly string[],
   at: string,
@@ -61,11 +61,7 @@ export function confirm(
   stamp(sqlite, 'confirmed_at', scope, ids, at);
 }
 
-export function confirmedAt(
-  sqlite: BetterSqlite3.Database,
-  scope: RotationScope,
-  id: string,
-): string | null {
+export function confirmedAt(sqlite: Sqlite, scope: RotationScope, id: string): string | null {
   return (
     (sqlite
       .prepare('SELECT confirmed_at FROM confirmations WHERE scope = ? AND id = ?')
@@ -76,7 +72,7 @@ export function confirmedAt(
 
 /** Notes that a sync asks for these items now: one that keeps failing goes to the back of its rotation. */
 export function markTried(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   scope: RotationScope,
   ids: readonly string[],
   at: string,
@@ -85,7 +81,7 @@ export function markTried(
 }
 
 function stamp(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   column: 'confirmed_at' | 'tried_at',
   scope: RotationScope,
   ids: readonly string[],
@@ -103,7 +99,7 @@ function stamp(
 export const LAST_TOUCHED = "max(coalesce(f.tried_at, ''), coalesce(f.confirmed_at, ''))";
 
 /** Forgets the confirmations of items that left the replica (a deleted course, a person who left). */
-export function forgetGoneItems(sqlite: BetterSqlite3.Database): void {
+export function forgetGoneItems(sqlite: Sqlite): void {
   const items: Partial<Record<RotationScope, string>> = {
     course: 'SELECT id FROM courses',
     person: 'SELECT id FROM users',
@@ -122,7 +118,7 @@ export function forgetGoneItems(sqlite: BetterSqlite3.Database): void {
  * not take. Never more than all items once over.
  */
 export function earnedShare(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   scope: RotationScope,
   items: number,
   boundHours: number,
@@ -143,12 +139,7 @@ export function earnedShare(
 }
 
 /** Keeps what a rotation earned and did not spend (the next sync takes it first). */
-export function keepShare(
-  sqlite: BetterSqlite3.Database,
-  scope: RotationScope,
-  credit: number,
-  now: Date,
-): void {
+export function keepShare(sqlite: Sqlite, scope: RotationScope, credit: number, now: Date): void {
   sqlite
     .prepare(
       `INSERT INTO rotations (scope, credit, planned_at) VALUES (?, ?, ?)
@@ -193,7 +184,7 @@ const FAILURES: Record<Exclude<RotationScope, 'reference' | 'hours_window'>, str
  * the service's restore): neither confirmed, nor asked for and failed (recorded in the
  * quarantine, and tried again by the rotation: a refused item must not hold a resync forever).
  */
-export function unconfirmedItems(sqlite: BetterSqlite3.Database, profile: SyncProfile): number {
+export function unconfirmedItems(sqlite: Sqlite, profile: SyncProfile): number {
   const scopes = (Object.keys(FAILURES) as (keyof typeof FAILURES)[]).filter(
     (scope) => scope !== 'client' || profile === 'office',
   );

@@ -13,7 +13,7 @@
 // item not yet read again as far as the budget goes, and the scans remove what the service no
 // longer has. The restore is recorded (replica_meta `restore`) and shown by every sync's summary
 // and by the status until the resync is complete.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { ApiError, type ApiClient, type Page } from '../api';
 import { AREAS, type RestoreEvidence, type RestoreStatus } from '../contract';
 import { baseOf, helferstundenRow, type ServiceResource } from '../db/rows';
@@ -44,7 +44,7 @@ export interface RestoreNotice extends RestoreStatus {
   complete: boolean;
 }
 
-export function readRestore(sqlite: BetterSqlite3.Database): RestoreRecord | null {
+export function readRestore(sqlite: Sqlite): RestoreRecord | null {
   const value = sqlite
     .prepare('SELECT value FROM replica_meta WHERE key = ?')
     .pluck()
@@ -58,7 +58,7 @@ export function readRestore(sqlite: BetterSqlite3.Database): RestoreRecord | nul
 }
 
 /** The restore whose resync is under way, if any. */
-export function pendingResync(sqlite: BetterSqlite3.Database): RestoreRecord | null {
+export function pendingResync(sqlite: Sqlite): RestoreRecord | null {
   const restore = readRestore(sqlite);
   return restore && restore.completedAt === null ? restore : null;
 }
@@ -70,7 +70,7 @@ export function pendingResync(sqlite: BetterSqlite3.Database): RestoreRecord | n
  * confirmation and rotation credit (every item due), the digests of answers applied (nothing is
  * skipped as known), and the hours' anchor.
  */
-export function startResync(sqlite: BetterSqlite3.Database, restore: RestoreRecord): void {
+export function startResync(sqlite: Sqlite, restore: RestoreRecord): void {
   sqlite.transaction(() => {
     sqlite
       .prepare(
@@ -100,7 +100,7 @@ const COLLECTIONS: readonly string[] = [...Object.values(AREAS).flat(), 'helfers
  * items not confirmed since. Areas the account may not read do not count.
  */
 export function resyncOutstanding(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   profile: SyncProfile,
 ): RestoreStatus['outstanding'] {
   const names = COLLECTIONS.filter((c) => pulledFor(profile, c));
@@ -152,7 +152,7 @@ export class RestoreWatch {
   private concluded = false;
 
   constructor(
-    private readonly sqlite: BetterSqlite3.Database,
+    private readonly sqlite: Sqlite,
     overlapSeconds: number,
   ) {
     this.anchor = new HoursAnchor(sqlite, overlapSeconds * 1000);
@@ -251,7 +251,7 @@ class HoursAnchor {
   private saved: string | undefined;
 
   constructor(
-    private readonly sqlite: BetterSqlite3.Database,
+    private readonly sqlite: Sqlite,
     private readonly overlapMs: number,
   ) {
     const value = sqlite

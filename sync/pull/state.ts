@@ -1,10 +1,10 @@
 // Per-collection sync bookkeeping: watermarks from the service's clock, full-scan rhythm, why a collection is skipped.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import type { SyncStateTable } from '../db/schema';
 
 export type CollectionState = SyncStateTable;
 
-export function readState(sqlite: BetterSqlite3.Database, collection: string): CollectionState {
+export function readState(sqlite: Sqlite, collection: string): CollectionState {
   const row = sqlite.prepare('SELECT * FROM sync_state WHERE collection = ?').get(collection) as
     CollectionState | undefined;
   return (
@@ -21,7 +21,7 @@ export function readState(sqlite: BetterSqlite3.Database, collection: string): C
   );
 }
 
-export function writeState(sqlite: BetterSqlite3.Database, state: CollectionState): void {
+export function writeState(sqlite: Sqlite, state: CollectionState): void {
   sqlite
     .prepare(
       `INSERT INTO sync_state (collection, watermark, last_success_at, last_full_scan_at, syncs_since_full_scan, unavailable, last_error, progress)
@@ -33,7 +33,7 @@ export function writeState(sqlite: BetterSqlite3.Database, state: CollectionStat
     .run(state);
 }
 
-export function setMeta(sqlite: BetterSqlite3.Database, key: string, value: string): void {
+export function setMeta(sqlite: Sqlite, key: string, value: string): void {
   // An unchanged value is no change (data.changed: no screen reads again for it).
   sqlite
     .prepare(
@@ -44,7 +44,7 @@ export function setMeta(sqlite: BetterSqlite3.Database, key: string, value: stri
 
 /** The sync's own log (when the last sync ran, the last one that succeeded): sync_log. */
 export function setSyncLog(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   key: 'last_sync' | 'last_successful_sync_at',
   value: string,
 ): void {

@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { sql, type Kysely } from 'kysely';
 import { confirmedAt } from './freshness';
 import type {
@@ -144,7 +144,7 @@ export async function listCourseDays(
 
 export async function getCourse(
   db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   id: string,
 ): Promise<CourseDetail | null> {
   const course = await courseListQuery(db)
@@ -227,7 +227,7 @@ export async function getCourse(
 
 export async function listParticipations(
   db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   args: ParsedQueryArgs<'participations.list'>,
 ): Promise<ParticipationItem[]> {
   let query = db
@@ -267,7 +267,7 @@ export async function listParticipations(
  * `included` until the service has it: its name, so the list shows it at once.
  */
 function queuedCompanyName(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   participationId: string,
   companyId: string,
 ): string | null {

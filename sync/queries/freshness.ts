@@ -1,6 +1,6 @@
 // How fresh the replica is (DESIGN rule 15): per rotation, how many items the service has
 // confirmed and the oldest confirmation; per record, the "as of" a detail screen shows.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import type { RotationFreshness } from '../contract';
 import { historyWindows } from '../pull/collections/hours';
 import { BOUND_OF, rotationItemsSql, type RotationScope } from '../pull/freshness';
@@ -17,7 +17,7 @@ const COLLECTIONS: Record<Exclude<RotationScope, 'reference'>, string[]> = {
 };
 
 export function rotationFreshness(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   profile: SyncProfile | null,
 ): RotationFreshness[] {
   if (profile === null) return [];
@@ -52,7 +52,7 @@ export function rotationFreshness(
 
 /** When the service last confirmed one item's collections (scope) and its record (collection). */
 export function confirmedAt(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   scope: RotationScope,
   id: string,
   recordCollection: string,

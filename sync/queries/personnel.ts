@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { sql, type Kysely } from 'kysely';
 import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
@@ -99,7 +99,7 @@ async function qualificationsOf(
 
 export async function getPerson(
   db: Kysely<Database>,
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   id: string,
 ): Promise<PersonDetail | null> {
   const person = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

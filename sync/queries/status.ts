@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { openCountsByState } from '../outbox/operations';
 import { rotationFreshness } from './freshness';
 import { pendingResync, pulledFor, resyncOutstanding, statusOf } from '../pull/restore';
@@ -47,7 +47,7 @@ const COUNTS: Record<string, string> = {
   customfield: 'SELECT count(*) FROM customfields',
 };
 
-export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
+export function syncStatus(sqlite: Sqlite): SyncStatus {
   const counts = Object.fromEntries(
     Object.entries(COUNTS).map(([type, query]) => [
       type,
@@ -97,7 +97,7 @@ export function syncStatus(sqlite: BetterSqlite3.Database): SyncStatus {
 
 /** A resync under way after the service's restore: what showed it, and what is left to read. */
 function restoreStatus(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   profile: 'office' | 'trainer' | null,
 ): SyncStatus['restore'] {
   const pending = pendingResync(sqlite);
@@ -106,10 +106,7 @@ function restoreStatus(
 }
 
 /** What the outbox still holds (rule 12: the pending count, and why it waits). */
-function outboxCounts(
-  sqlite: BetterSqlite3.Database,
-  pausedForLogin: boolean,
-): SyncStatus['outbox'] {
+function outboxCounts(sqlite: Sqlite, pausedForLogin: boolean): SyncStatus['outbox'] {
   const byState = openCountsByState(sqlite);
   return {
     open: Object.values(byState).reduce((sum, n) => sum + n, 0),
@@ -119,7 +116,7 @@ function outboxCounts(
   };
 }
 
-function quarantineCounts(sqlite: BetterSqlite3.Database): SyncStatus['quarantine'] {
+function quarantineCounts(sqlite: Sqlite): SyncStatus['quarantine'] {
   const rows = sqlite
     .prepare('SELECT collection, count(*) AS n FROM quarantine GROUP BY collection')
     .all() as { collection: string; n: number }[];
@@ -130,7 +127,7 @@ function quarantineCounts(sqlite: BetterSqlite3.Database): SyncStatus['quarantin
 }
 
 export function listQuarantine(
-  sqlite: BetterSqlite3.Database,
+  sqlite: Sqlite,
   args: ParsedQueryArgs<'sync.quarantine'>,
 ): QueryResults['sync.quarantine'] {
   const where = args.collection === undefined ? '' : 'WHERE collection = ?';
@@ -182,7 +179,7 @@ const AREA_WORDS: Record<AreaName, { de: string; en: string }> = {
 };
 
 /** The areas as the replica's sync profile reads them (sync.areas). */
-export function currentAreaStatus(sqlite: BetterSqlite3.Database): AreaStatus[] {
+export function currentAreaStatus(sqlite: Sqlite): AreaStatus[] {
   const profile = sqlite
     .prepare("SELECT value FROM replica_meta WHERE key = 'profile'")
     .pluck()

@@ -1,6 +1,6 @@
 // What a sync indicator shows besides the phase (DESIGN rule 12): local writes still to send, those
 // the service refused, open conflicts and the last successful sync, read from the replica cheaply.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite } from '../db/sqlite';
 import { openCountsByState } from '../outbox/operations';
 
 export interface ReplicaCounts {
@@ -10,7 +10,7 @@ export interface ReplicaCounts {
   lastSuccessfulSyncAt: string | null;
 }
 
-export function replicaCounts(sqlite: BetterSqlite3.Database): ReplicaCounts {
+export function replicaCounts(sqlite: Sqlite): ReplicaCounts {
   const byState = openCountsByState(sqlite);
   const parked = byState.parked ?? 0;
   const open = Object.values(byState).reduce((sum, n) => sum + n, 0);
