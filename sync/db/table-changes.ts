@@ -2,7 +2,7 @@
 // tables it wrote once it reports changed rows (and the tables a deletion cascades to), so the
 // core can tell the screens exactly what to read again (data.changed names tables) without a
 // list kept by hand beside each command and collection. Cheap: a check per run, no SQL added.
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Sqlite, SqliteStatement } from './sqlite';
 
 /** The tables a write names: INSERT/REPLACE INTO t, UPDATE t, DELETE FROM t (Kysely quotes names). */
 const WRITE_TARGET =
@@ -15,10 +15,10 @@ export interface TableChanges {
   note(tables: Iterable<string>): void;
 }
 
-const recorders = new WeakMap<BetterSqlite3.Database, TableChanges>();
+const recorders = new WeakMap<Sqlite, TableChanges>();
 
 /** The recorder of a connection that recordTableChanges set up (null for one it did not). */
-export function tableChangesOf(sqlite: BetterSqlite3.Database): TableChanges | null {
+export function tableChangesOf(sqlite: Sqlite): TableChanges | null {
   return recorders.get(sqlite) ?? null;
 }
 
@@ -27,7 +27,7 @@ export function tableChangesOf(sqlite: BetterSqlite3.Database): TableChanges | n
  * once per connection, after its migrations and before anything else prepares a statement
  * (openReplica does).
  */
-export function recordTableChanges(sqlite: BetterSqlite3.Database): TableChanges {
+export function recordTableChanges(sqlite: Sqlite): TableChanges {
   const existing = recorders.get(sqlite);
   if (existing) return existing;
   const changed = new Set<string>();
@@ -50,7 +50,7 @@ export function recordTableChanges(sqlite: BetterSqlite3.Database): TableChanges
       for (const table of targets) changed.add(table);
     };
     const run = statement.run;
-    statement.run = function (this: BetterSqlite3.Statement, ...params: unknown[]) {
+    statement.run = function (this: SqliteStatement, ...params: unknown[]) {
       const result = run.apply(this, params);
       if (result.changes > 0) note();
       return result;
@@ -59,7 +59,7 @@ export function recordTableChanges(sqlite: BetterSqlite3.Database): TableChanges
     for (const method of ['get', 'all', 'iterate'] as const) {
       const original = statement[method] as (...params: unknown[]) => unknown;
       (statement as unknown as Record<string, unknown>)[method] = function (
-        this: BetterSqlite3.Statement,
+        this: SqliteStatement,
         ...params: unknown[]
       ) {
         note();
@@ -82,7 +82,7 @@ export function recordTableChanges(sqlite: BetterSqlite3.Database): TableChanges
   return recorder;
 }
 
-function readSchema(sqlite: BetterSqlite3.Database): Map<string, readonly string[]> {
+function readSchema(sqlite: Sqlite): Map<string, readonly string[]> {
   const tables = sqlite
     .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .pluck()

@@ -38,10 +38,7 @@ export function selfIdOf(sqlite: Sqlite): string | null {
 }
 
 /** 'self' as the signed-in user's id; a replica that never learnt it cannot answer. */
-export function resolveSelf(
-  sqlite: Sqlite,
-  id: string | undefined,
-): string | undefined {
+export function resolveSelf(sqlite: Sqlite, id: string | undefined): string | undefined {
   if (id !== 'self') return id;
   const self = selfIdOf(sqlite);
   if (!self)

@@ -48,10 +48,7 @@ export function uidDomain(sqlite: Sqlite): string {
 }
 
 /** The local ids of records created offline that the service has accepted, by their service id. */
-export function localIdsOf(
-  sqlite: Sqlite,
-  recordType: string,
-): Map<string, string> {
+export function localIdsOf(sqlite: Sqlite, recordType: string): Map<string, string> {
   const rows = sqlite
     .prepare('SELECT service_id, local_id FROM id_map WHERE record_type = ?')
     .raw(true)
