@@ -94,28 +94,90 @@ export function searchKey(...parts: string[]): string {
 }
 const attr = (resource: ServiceResource) => resource.attributes ?? {};
 
-export function userRow(
+// ---------------------------------------------------------------------------------------------
+// Each table's row as a list of columns: one reader per column, the rest (id, base, synced_at)
+// the same for every table. The type keeps each list equal to its table: a column missing or
+// one too many does not compile.
+
+type SqlValue = string | number | null;
+type Attributes = Record<string, unknown>;
+/** Reads one column from a resource (its attributes at hand) and, for a child, its parent's id. */
+type Column = (attributes: Attributes, resource: ServiceResource, parentId: string) => SqlValue;
+/** Every column of a table but the ones every row has, and those the pull does not write. */
+type Columns<T, Skipped extends keyof Row<T> = never> = {
+  [K in Exclude<keyof Row<T>, 'id' | 'base' | 'synced_at' | Skipped>]: Column;
+};
+
+/** Column readers: an attribute as text, number or 0/1; a relationship's id; the parent's id. */
+const column = {
+  text:
+    (name: string): Column =>
+    (a) =>
+      text(a[name]),
+  number:
+    (name: string): Column =>
+    (a) =>
+      number(a[name]),
+  flag:
+    (name: string): Column =>
+    (a) =>
+      flag(a[name]),
+  related:
+    (name: string): Column =>
+    (_a, r) =>
+      relatedId(r, name),
+  /** The relationship to the parent, else the parent the resource was fetched under. */
+  parent:
+    (name: string): Column =>
+    (_a, r, parentId) =>
+      relatedId(r, name) ?? parentId,
+} as const;
+
+function readRow(
+  entries: readonly (readonly [string, Column])[],
   r: ServiceResource,
   syncedAt: string,
-): Omit<Row<UsersTable>, 'details_watermark' | 'trainings_from_endpoint' | 'trainings_watermark'> {
+  parentId: string,
+): Record<string, SqlValue> {
   const a = attr(r);
-  const vorname = text(a.vorname) ?? '';
-  const nachname = text(a.nachname) ?? '';
-  return {
-    id: r.id,
-    vorname,
-    nachname,
-    sort_name: searchKey(nachname, vorname),
-    first_name_key: searchKey(vorname, nachname),
-    status: text(a.status),
-    email: text(a.email),
-    mitgliednr: text(a.mitgliednr),
-    ort: text(a.ort),
-    organisation_id: relatedId(r, 'organisation'),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
+  const row: Record<string, SqlValue> = { id: r.id };
+  for (const [name, read] of entries) row[name] = read(a, r, parentId);
+  row.base = baseOf(r);
+  row.synced_at = syncedAt;
+  return row;
 }
+
+/** The row mapper of a table whose resources stand alone: (resource, syncedAt). */
+function rowOf<T, Skipped extends keyof Row<T> = never>(columns: Columns<T, Skipped>) {
+  const entries = Object.entries(columns) as [string, Column][];
+  return (r: ServiceResource, syncedAt: string) =>
+    readRow(entries, r, syncedAt, '') as unknown as Omit<Row<T>, Skipped>;
+}
+
+/** The row mapper of a table of children fetched per parent: (resource, parentId, syncedAt). */
+function childRowOf<T>(columns: Columns<T>) {
+  const entries = Object.entries(columns) as [string, Column][];
+  return (r: ServiceResource, parentId: string, syncedAt: string) =>
+    readRow(entries, r, syncedAt, parentId) as unknown as Row<T>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// People
+
+export const userRow = rowOf<
+  UsersTable,
+  'details_watermark' | 'trainings_from_endpoint' | 'trainings_watermark'
+>({
+  vorname: (a) => text(a.vorname) ?? '',
+  nachname: (a) => text(a.nachname) ?? '',
+  sort_name: (a) => searchKey(text(a.nachname) ?? '', text(a.vorname) ?? ''),
+  first_name_key: (a) => searchKey(text(a.vorname) ?? '', text(a.nachname) ?? ''),
+  status: column.text('status'),
+  email: column.text('email'),
+  mitgliednr: column.text('mitgliednr'),
+  ort: column.text('ort'),
+  organisation_id: column.related('organisation'),
+});
 
 /** The qualifications embedded in a user resource, one row each. */
 export function qualifikationRows(user: ServiceResource): QualifikationenTable[] {
@@ -159,216 +221,120 @@ export function embeddedAusbildungen(user: ServiceResource): ServiceResource[] {
     });
 }
 
-export function ausbildungRow(
-  r: ServiceResource,
-  userId: string,
-  syncedAt: string,
-): Row<AusbildungenTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    user_id: relatedId(r, 'user') ?? userId,
-    bezeichnung: text(a.bezeichnung),
-    datum: text(a.datum),
-    gueltig_bis: text(a.gueltig_bis),
-    updated_at: text(a.updated_at),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const ausbildungRow = childRowOf<AusbildungenTable>({
+  user_id: column.parent('user'),
+  bezeichnung: column.text('bezeichnung'),
+  datum: column.text('datum'),
+  gueltig_bis: column.text('gueltig_bis'),
+  updated_at: column.text('updated_at'),
+});
 
-export function ueberpruefungRow(
-  r: ServiceResource,
-  userId: string,
-  syncedAt: string,
-): Row<UeberpruefungenTable> {
-  const a = attr(r);
-  const result = (a.pruefergebnis ?? {}) as Record<string, unknown>;
-  return {
-    id: r.id,
-    user_id: relatedId(r, 'user') ?? userId,
-    bezeichnung: text(a.bezeichnung),
-    bestanden: flag(result.bestanden),
-    letzte_pruefung: text(a.letzte_pruefung),
-    naechste_pruefung: text(a.naechste_pruefung),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const ueberpruefungRow = childRowOf<UeberpruefungenTable>({
+  user_id: column.parent('user'),
+  bezeichnung: column.text('bezeichnung'),
+  bestanden: (a) => flag(((a.pruefergebnis ?? {}) as Attributes).bestanden),
+  letzte_pruefung: column.text('letzte_pruefung'),
+  naechste_pruefung: column.text('naechste_pruefung'),
+});
 
-export function ehrungRow(
-  r: ServiceResource,
-  userId: string,
-  syncedAt: string,
-): Row<EhrungenTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    user_id: relatedId(r, 'user') ?? userId,
-    bezeichnung: text(a.bezeichnung),
-    datum: text(a.datum),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const ehrungRow = childRowOf<EhrungenTable>({
+  user_id: column.parent('user'),
+  bezeichnung: column.text('bezeichnung'),
+  datum: column.text('datum'),
+});
 
-export function organisationRow(r: ServiceResource, syncedAt: string): Row<OrganisationsTable> {
-  return { id: r.id, name: text(attr(r).name), base: baseOf(r), synced_at: syncedAt };
-}
+export const organisationRow = rowOf<OrganisationsTable>({ name: column.text('name') });
 
-export function kalenderRow(r: ServiceResource, syncedAt: string): Row<KalenderTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    name: text(a.name),
-    farbe: text(a.farbe),
-    typ: text(a.typ),
-    user_id: relatedId(r, 'user'),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+// ---------------------------------------------------------------------------------------------
+// Calendars, volunteer hours, notifications, tax rates
 
-export function helferstundenTypRow(
-  r: ServiceResource,
-  syncedAt: string,
-): Row<HelferstundenTypenTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    bezeichnung: text(a.bezeichnung),
-    aktiv: flag(a.aktiv),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const kalenderRow = rowOf<KalenderTable>({
+  name: column.text('name'),
+  farbe: column.text('farbe'),
+  typ: column.text('typ'),
+  user_id: column.related('user'),
+});
 
-export function anlassReferenzRow(
-  r: ServiceResource,
-  syncedAt: string,
-): Row<AnlassReferenzenTable> {
-  const a = attr(r);
-  return {
-    type: r.type,
-    id: r.id,
-    titel: text(a.titel),
-    beginn: text(a.beginn),
-    ende: text(a.ende),
-    ort: text(a.ort),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const helferstundenTypRow = rowOf<HelferstundenTypenTable>({
+  bezeichnung: column.text('bezeichnung'),
+  aktiv: column.flag('aktiv'),
+});
 
-export function anlassRow(r: ServiceResource, syncedAt: string): Row<HelferstundenAnlaesseTable> {
-  const a = attr(r);
-  const referenz = r.relationships?.referenz?.data;
-  const ref = referenz && !Array.isArray(referenz) ? referenz : null;
-  return {
-    id: r.id,
-    typ: text(a.typ),
-    beschreibung: text(a.beschreibung),
-    datum: text(a.datum),
-    referenz_type: ref?.type ?? null,
-    referenz_id: ref?.id ?? null,
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+/** An occasion's event (a service, an appointment, a course): keyed by its type and id. */
+export const anlassReferenzRow = rowOf<AnlassReferenzenTable>({
+  type: (_a, r) => r.type,
+  titel: column.text('titel'),
+  beginn: column.text('beginn'),
+  ende: column.text('ende'),
+  ort: column.text('ort'),
+});
 
-export function helferstundenRow(r: ServiceResource, syncedAt: string): Row<HelferstundenTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    user_id: relatedId(r, 'user'),
-    anlass_id: relatedId(r, 'anlass'),
-    typ_id: relatedId(r, 'typ'),
-    von: text(a.von),
-    bis: text(a.bis),
-    stunden: number(a.stunden),
-    freigegeben: flag(a.freigegeben),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+/** The occasion's `referenz` (its event), as type and id. */
+const referenz = (r: ServiceResource) => {
+  const data = r.relationships?.referenz?.data;
+  return data && !Array.isArray(data) ? data : null;
+};
 
-export function benachrichtigungRow(
-  r: ServiceResource,
-  syncedAt: string,
-): Row<BenachrichtigungenTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    titel: text(a.titel),
-    kategorie: text(a.kategorie),
-    gelesen: flag(a.gelesen),
-    erstellt_am: text(a.erstellt_am),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const anlassRow = rowOf<HelferstundenAnlaesseTable>({
+  typ: column.text('typ'),
+  beschreibung: column.text('beschreibung'),
+  datum: column.text('datum'),
+  referenz_type: (_a, r) => referenz(r)?.type ?? null,
+  referenz_id: (_a, r) => referenz(r)?.id ?? null,
+});
 
-export function steuersatzRow(r: ServiceResource, syncedAt: string): Row<SteuersaetzeTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    bezeichnung: text(a.bezeichnung),
-    satz: number(a.satz),
-    gueltig_ab: text(a.gueltig_ab),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const helferstundenRow = rowOf<HelferstundenTable>({
+  user_id: column.related('user'),
+  anlass_id: column.related('anlass'),
+  typ_id: column.related('typ'),
+  von: column.text('von'),
+  bis: column.text('bis'),
+  stunden: column.number('stunden'),
+  freigegeben: column.flag('freigegeben'),
+});
 
-export function courseTypeRow(r: ServiceResource, syncedAt: string): Row<CourseTypesTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    name: text(a.name),
-    short_name: text(a.short_name),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const benachrichtigungRow = rowOf<BenachrichtigungenTable>({
+  titel: column.text('titel'),
+  kategorie: column.text('kategorie'),
+  gelesen: column.flag('gelesen'),
+  erstellt_am: column.text('erstellt_am'),
+});
 
-export function uvtRow(r: ServiceResource, syncedAt: string): Row<UvtsTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    name: text(a.name),
-    short_name: text(a.short_name),
-    favorite: flag(a.favorite),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const steuersatzRow = rowOf<SteuersaetzeTable>({
+  bezeichnung: column.text('bezeichnung'),
+  satz: column.number('satz'),
+  gueltig_ab: column.text('gueltig_ab'),
+});
 
-export function clientRow(r: ServiceResource, syncedAt: string): Row<ClientsTable> {
-  const a = attr(r);
-  return { id: r.id, name: text(a.name), city: text(a.city), base: baseOf(r), synced_at: syncedAt };
-}
+// ---------------------------------------------------------------------------------------------
+// Courses (the module's English names)
 
-export function companyRow(r: ServiceResource, syncedAt: string): Row<CompaniesTable> {
-  return {
-    id: r.id,
-    name: text(attr(r).name),
-    uvt_id: relatedId(r, 'uvt'),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const courseTypeRow = rowOf<CourseTypesTable>({
+  name: column.text('name'),
+  short_name: column.text('short_name'),
+});
 
-export function addressRow(r: ServiceResource, syncedAt: string): Row<AddressesTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    description: text(a.description),
-    city: text(a.city),
-    postal_code: text(a.postal_code),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const uvtRow = rowOf<UvtsTable>({
+  name: column.text('name'),
+  short_name: column.text('short_name'),
+  favorite: column.flag('favorite'),
+});
+
+export const clientRow = rowOf<ClientsTable>({
+  name: column.text('name'),
+  city: column.text('city'),
+});
+
+export const companyRow = rowOf<CompaniesTable>({
+  name: column.text('name'),
+  uvt_id: column.related('uvt'),
+});
+
+export const addressRow = rowOf<AddressesTable>({
+  description: column.text('description'),
+  city: column.text('city'),
+  postal_code: column.text('postal_code'),
+});
 
 /** A course row; its first and last date come from the included course_date resources. */
 export function courseRow(
@@ -402,75 +368,36 @@ export function courseRow(
   };
 }
 
-export function courseDateRow(
-  r: ServiceResource,
-  courseId: string,
-  syncedAt: string,
-): Row<CourseDatesTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    course_id: relatedId(r, 'course') ?? courseId,
-    date_from: text(a.from),
-    date_to: text(a.to),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const courseDateRow = childRowOf<CourseDatesTable>({
+  course_id: column.parent('course'),
+  date_from: column.text('from'),
+  date_to: column.text('to'),
+});
 
-export function participationRow(
-  r: ServiceResource,
-  courseId: string,
-  syncedAt: string,
-): Row<ParticipationsTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    course_id: relatedId(r, 'course') ?? courseId,
-    first_name: text(a.first_name),
-    last_name: text(a.last_name),
-    status: text(a.status),
-    attended: flag(a.attended),
-    company_id: relatedId(r, 'company'),
-    uvt_id: relatedId(r, 'uvt'),
-    client_id: relatedId(r, 'client'),
-    user_id: relatedId(r, 'user'),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const participationRow = childRowOf<ParticipationsTable>({
+  course_id: column.parent('course'),
+  first_name: column.text('first_name'),
+  last_name: column.text('last_name'),
+  status: column.text('status'),
+  attended: column.flag('attended'),
+  company_id: column.related('company'),
+  uvt_id: column.related('uvt'),
+  client_id: column.related('client'),
+  user_id: column.related('user'),
+});
 
-export function clientParticipantRow(
-  r: ServiceResource,
-  clientId: string,
-  syncedAt: string,
-): Row<ClientParticipantsTable> {
-  const a = attr(r);
-  return {
-    client_id: clientId,
-    id: r.id,
-    course_id: relatedId(r, 'course'),
-    first_name: text(a.first_name),
-    last_name: text(a.last_name),
-    status: text(a.status),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+/** A client's participant: keyed by the client (the parent) and its id. */
+export const clientParticipantRow = childRowOf<ClientParticipantsTable>({
+  client_id: (_a, _r, clientId) => clientId,
+  course_id: column.related('course'),
+  first_name: column.text('first_name'),
+  last_name: column.text('last_name'),
+  status: column.text('status'),
+});
 
-export function customfieldRow(
-  r: ServiceResource,
-  courseId: string,
-  syncedAt: string,
-): Row<CustomfieldsTable> {
-  const a = attr(r);
-  return {
-    id: r.id,
-    course_id: relatedId(r, 'course') ?? courseId,
-    name: text(a.name),
-    field_type: text(a.field_type),
-    position: number(a.position),
-    base: baseOf(r),
-    synced_at: syncedAt,
-  };
-}
+export const customfieldRow = childRowOf<CustomfieldsTable>({
+  course_id: column.parent('course'),
+  name: column.text('name'),
+  field_type: column.text('field_type'),
+  position: column.number('position'),
+});

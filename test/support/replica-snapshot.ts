@@ -9,6 +9,7 @@ import { danglingReferences } from '../../sync/db/references';
 const BOOKKEEPING_TABLES = new Set([
   'sync_state',
   'replica_meta',
+  'sync_log',
   'answer_digests',
   'quarantine',
   'scan_seen',

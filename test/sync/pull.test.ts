@@ -275,7 +275,7 @@ function dumpData(replica: Replica): Record<string, unknown[]> {
     typeof value === 'string' ? value.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'ORIGIN') : value;
   const tables = replica.sqlite
     .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta', 'answer_digests', 'confirmations', 'rotations') AND name NOT LIKE 'sqlite_%'",
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta', 'sync_log', 'answer_digests', 'confirmations', 'rotations') AND name NOT LIKE 'sqlite_%'",
     )
     .pluck()
     .all() as string[];
