@@ -70,6 +70,8 @@ export function HoursWorkspace() {
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState('');
+  /** The entry just saved: the focus goes to it once the list shows it. */
+  const [focusId, setFocusId] = useState<string | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
 
   // The years there are, this year always among them (a new entry's year).
@@ -333,6 +335,8 @@ export function HoursWorkspace() {
           <HoursList
             items={entries.items}
             total={entries.total}
+            focusId={focusId}
+            onFocusTaken={() => setFocusId(null)}
             onNearEnd={() => {
               if (entries.items.length < entries.total)
                 setWanted((n) => Math.max(n, entries.items.length + 1000));
@@ -349,9 +353,10 @@ export function HoursWorkspace() {
       <HoursDialog
         request={dialog}
         onClose={() => setDialog(null)}
-        onSaved={(message, day) => {
+        onSaved={(message, day, id) => {
           setDialog(null);
           setNotice(message);
+          setFocusId(id);
           // The year of what was saved comes into view.
           const savedYear = Number(day.slice(0, 4));
           if (savedYear && savedYear !== year) setYear(savedYear);
