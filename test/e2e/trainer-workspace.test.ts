@@ -672,6 +672,12 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     );
     expect(await picker.locator('option').allTextContents()).not.toContain('Ausbildung');
     await picker.selectOption(otherType!);
+    // The entry's day and time as German writes them (the browser's own pickers would not).
+    const refusedDay = berlinDay(Date.now() - 3 * 86_400_000);
+    expect(await page.getByTestId('outbox-edit-von-date').inputValue()).toBe(
+      refusedDay.split('-').reverse().join('.'),
+    );
+    expect(await page.getByTestId('outbox-edit-von-time').inputValue()).toMatch(/^\d\d:\d\d$/);
     await snap('16-outbox-edit');
     await axeBothThemes('outbox edit dialog');
     await page.getByTestId('outbox-edit-save').click();
