@@ -91,21 +91,20 @@ export function ParticipantRow(props: {
       onKeyDown={props.onKeyDown}
     >
       <div role="gridcell" className="p-name">
-        <span className="p-line">
-          <span className="p-fullname" data-testid="participant-name" title={name}>
-            {name}
-          </span>
-          {cancelled ? (
-            <span className="badge badge-cancelled">{t('courses.participants.cancelled')}</span>
-          ) : null}
-          <NotSent state={row.localState} />
+        <span className="p-fullname" data-testid="participant-name" title={name}>
+          {name}
         </span>
-        {meta || certificate || comment ? (
+        {/* The name has the first line to itself; what is said about the row comes second. */}
+        {cancelled || row.localState || meta || certificate || comment ? (
           <span
-            className="p-line p-meta"
+            className="p-second"
             title={[meta, certificate, comment].filter(Boolean).join(' · ')}
           >
-            {meta}
+            {cancelled ? (
+              <span className="badge badge-cancelled">{t('courses.participants.cancelled')}</span>
+            ) : null}
+            <NotSent state={row.localState} />
+            {meta ? <span className="p-meta">{meta}</span> : null}
             {certificate ? (
               <span className="p-note-preview">
                 {meta ? ' · ' : null}

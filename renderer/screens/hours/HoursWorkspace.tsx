@@ -9,6 +9,7 @@ import { ExportButton } from '../../components/ExportButton';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
+import { inBrowser } from '../../shortcuts';
 import {
   formatDate,
   formatDay,
@@ -177,7 +178,8 @@ export function HoursWorkspace() {
           type="button"
           ref={addButton}
           onClick={() => setDialog({ mode: 'create' })}
-          aria-keyshortcuts="N Control+N"
+          // A browser keeps Ctrl+N for a new window.
+          aria-keyshortcuts={inBrowser() ? 'N' : 'N Control+N'}
           title={t('hours.addKey')}
           data-testid="hours-add"
         >
