@@ -24,7 +24,14 @@ describe('typed dates and times', () => {
   });
 
   it('reads full dates, shorthand and ISO in either language', () => {
-    for (const typed of ['26.11.2026', '26/11/2026', '26.11.26', '261126', '26112026', '2026-11-26'])
+    for (const typed of [
+      '26.11.2026',
+      '26/11/2026',
+      '26.11.26',
+      '261126',
+      '26112026',
+      '2026-11-26',
+    ])
       expect(parseDay(typed, TODAY), typed).toBe('2026-11-26');
     expect(parseDay('1.2.1990', TODAY)).toBe('1990-02-01');
     expect(parseDay('1.2.90', TODAY)).toBe('1990-02-01');
