@@ -48,8 +48,13 @@ export function Shell({ state }: { state: AppState }) {
 
   const go = (next: Workspace) => {
     setWorkspace(next);
-    // The new workspace's heading is where keyboard and screen reader users continue.
-    window.requestAnimationFrame(() => main.current?.focus());
+    // Keyboard and screen reader users continue where the workspace's work starts (the course
+    // list, where T and Enter work at once), else at its main area.
+    window.requestAnimationFrame(() => {
+      const starts = main.current?.querySelectorAll<HTMLElement>('[data-workspace-start]') ?? [];
+      const shown = [...starts].find((element) => element.getClientRects().length > 0);
+      (shown ?? main.current)?.focus();
+    });
   };
 
   useEffect(() => {

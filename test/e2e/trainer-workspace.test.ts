@@ -127,6 +127,12 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   const rows = () => page.getByTestId('participant-row');
   const row = (id: string) =>
     page.locator(`[data-testid="participant-row"][data-participation-id="${id}"]`);
+  /** A row's comment field, in its details (opened when they are not). */
+  const commentOf = async (id: string) => {
+    const input = row(id).getByTestId('comment-input');
+    if ((await input.count()) === 0) await row(id).getByTestId('participant-details').click();
+    return input;
+  };
 
   /** A dialog after its submit: 'closed', or the words of the error it shows. */
   const dialogOutcome = async (dialog: Locator, errorTestId: string) => {
@@ -389,6 +395,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     // One cancelled, after the confirmation.
     const victim = rows().filter({ hasNotText: walkIn.last }).first();
     cancelledId = (await victim.getAttribute('data-participation-id'))!;
+    await victim.getByTestId('participant-details').click();
     await victim.getByTestId('cancel-participation').click();
     const confirm = page.getByTestId('cancel-dialog');
     await confirm.waitFor();
@@ -454,7 +461,10 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       }
     }
     hoursEntry.newOccasion = (await page.getByTestId('hours-occasion-beschreibung').count()) > 0;
-    expect(await page.getByTestId('hours-date').inputValue()).toBe(berlinDay());
+    // The day as German writes it, whatever the browser's own format.
+    expect(await page.getByTestId('hours-date').inputValue()).toBe(
+      berlinDay().split('-').reverse().join('.'),
+    );
     expect(await page.getByTestId('hours-start').inputValue()).toBe(berlinTime(course.from));
     expect(await page.getByTestId('hours-end').inputValue()).toBe(berlinTime(course.to));
     await snap('11-hours-dialog');
@@ -662,6 +672,12 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     );
     expect(await picker.locator('option').allTextContents()).not.toContain('Ausbildung');
     await picker.selectOption(otherType!);
+    // The entry's day and time as German writes them (the browser's own pickers would not).
+    const refusedDay = berlinDay(Date.now() - 3 * 86_400_000);
+    expect(await page.getByTestId('outbox-edit-von-date').inputValue()).toBe(
+      refusedDay.split('-').reverse().join('.'),
+    );
+    expect(await page.getByTestId('outbox-edit-von-time').inputValue()).toMatch(/^\d\d:\d\d$/);
     await snap('16-outbox-edit');
     await axeBothThemes('outbox edit dialog');
     await page.getByTestId('outbox-edit-save').click();
@@ -697,14 +713,14 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
     await openTodaysCourse();
     for (const id of [keep!.id, take!.id]) {
-      const input = row(id).getByTestId('comment-input');
+      const input = await commentOf(id);
       await input.fill(mine[id]!);
       await input.press('Enter');
       await expect.poll(() => row(id).getByTestId('not-sent').count()).toBe(1);
     }
     // A comment typed and thrown away with Escape: back as it was, and nothing queued.
     const other = before.find((p) => ![cancelledId, keep!.id, take!.id].includes(p.id))!;
-    const otherInput = row(other.id).getByTestId('comment-input');
+    const otherInput = await commentOf(other.id);
     const was = await otherInput.inputValue();
     await otherInput.fill('verwerfen');
     await otherInput.press('Escape');
@@ -776,10 +792,8 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     expect(comments[take!.id]).toBe(theirs[take!.id]);
     // The screen: the service's words where they were taken, mine where kept, nothing unsent.
     await openTodaysCourse();
-    await expect
-      .poll(() => row(take!.id).getByTestId('comment-input').inputValue())
-      .toBe(theirs[take!.id]);
-    expect(await row(keep!.id).getByTestId('comment-input').inputValue()).toBe(mine[keep!.id]);
+    await expect.poll(async () => (await commentOf(take!.id)).inputValue()).toBe(theirs[take!.id]);
+    expect(await (await commentOf(keep!.id)).inputValue()).toBe(mine[keep!.id]);
     expect(await rows().getByTestId('not-sent').count()).toBe(0);
   }, 120_000);
   it('9. the theme setting against the system’s scheme, both ways: every screen passes axe', async (test) => {

@@ -5,9 +5,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Combobox, type ComboboxOption } from '../../components/Combobox';
+import { DateField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
 import { InputField, SelectField } from '../../components/Field';
 import { checkCommand, sendCommand, useQuery, type FieldErrors } from '../../data';
+import { datePattern } from '../../date-entry';
 import { errorText } from '../../errors';
 import { EMPTY_WALK_IN, participationArgs, type WalkIn } from './logic';
 
@@ -135,6 +137,8 @@ export function AddParticipantDialog(props: {
     if (mapped.fields.newName && !form.newName.trim())
       plain.newName = t('courses.add.companyNameMissing');
     if (mapped.fields.email) plain.email = t('courses.add.emailInvalid');
+    if (mapped.fields.birthday)
+      plain.birthday = t('courses.add.birthdayInvalid', { pattern: datePattern(i18n.language) });
     const all = { ...mapped.fields, ...plain, ...local };
     if (Object.keys(all).length > 0 || mapped.rest.length > 0) {
       setErrors(all);
@@ -192,11 +196,10 @@ export function AddParticipantDialog(props: {
             autoComplete="off"
             data-testid="add-last_name"
           />
-          <InputField
+          <DateField
             label={t('courses.add.birthday')}
-            type="date"
             value={form.birthday}
-            onChange={(event) => set('birthday', event.target.value)}
+            onValueChange={(birthday) => set('birthday', birthday)}
             error={errors.birthday}
             hint={t('courses.add.optional')}
             data-testid="add-birthday"

@@ -12,6 +12,7 @@ import { absoluteTime, formatDay, formatTime, relativeTime, useNow } from '../..
 import { asCoreError, useApp, useSync } from '../../stores';
 import { NotSent, StatusBadge } from './bits';
 import { mapUrl } from './logic';
+import { useCoursesUi } from './state';
 import { CustomFields } from './CustomFields';
 import { Participants } from './Participants';
 
@@ -99,6 +100,8 @@ export function CourseDetail(props: {
               ref={props.headingRef}
               tabIndex={-1}
               data-testid="course-detail-title"
+              // One pane with a course open: Alt+1 lands here (the list is behind Escape).
+              data-workspace-start
             >
               {data.title || t('courses.untitled')}
             </h2>
@@ -111,7 +114,7 @@ export function CourseDetail(props: {
             </div>
             <CourseExports courseId={courseId} />
           </header>
-          <Facts course={data} />
+          <CourseFacts course={data} />
           <Participants
             courseId={courseId}
             course={data}
@@ -176,7 +179,12 @@ function AsOf({ course, refresh }: { course: Course; refresh: Refresh }) {
   const language = i18n.language;
   const now = useNow(15_000);
   const phase = useSync((store) => store.scheduler?.phase);
-  const confirmedAt = course.confirmedAt ?? (refresh.phase === 'done' ? refresh.confirmedAt : null);
+  // The course's own "as of" is the older of its record's and its participants'; a refresh of
+  // this opening has just read the participants and fields, which is what the trainer works on.
+  const confirmedAt = newer(
+    course.confirmedAt,
+    refresh.phase === 'done' ? refresh.confirmedAt : null,
+  );
   const when = confirmedAt ? relativeTime(confirmedAt, now, language, { past: true }) : null;
   const offline = phase === 'offline';
   let words: string;
@@ -210,23 +218,90 @@ function AsOf({ course, refresh }: { course: Course; refresh: Refresh }) {
   );
 }
 
+function newer(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
 function text(value: unknown): string | null {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   if (typeof value === 'number') return String(value);
   return null;
 }
 
-function Facts({ course }: { course: Course }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+/** The place in one line: description, street, addition, postal code and town. */
+function placeOf(course: Course): string {
   const location = course.location ?? {};
   const street =
     text(location.street) ??
     ([text(location.street_name), text(location.street_number)].filter(Boolean).join(' ') || null);
   const town = [text(location.postal_code), text(location.city)].filter(Boolean).join(' ');
-  const place = [text(location.description), street, text(location.address_addition), town]
+  return [text(location.description), street, text(location.address_addition), town]
     .filter(Boolean)
     .join(', ');
+}
+
+/** "Do., 26. Nov. 2026, 08:30–16:30". */
+function dateText(date: Course['dates'][number], language: string): string {
+  return [
+    date.from ? formatDay(date.from, language) : '—',
+    date.from ? `, ${formatTime(date.from, language)}` : '',
+    date.to ? `–${formatTime(date.to, language)}` : '',
+  ].join('');
+}
+
+/**
+ * The facts folded to one line (the day that is not over yet, and the place) until asked for:
+ * at the venue the participants come first. Open or folded stays as chosen.
+ */
+function CourseFacts({ course }: { course: Course }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const open = useCoursesUi((store) => store.factsOpen);
+  const setOpen = useCoursesUi((store) => store.setFactsOpen);
+  const { dates } = course;
+  const now = Date.now();
+  const index = Math.max(
+    0,
+    dates.findIndex((date) => date.to !== null && Date.parse(date.to) >= now),
+  );
+  const date = dates[index];
+  const place = placeOf(course);
+  return (
+    <details
+      className="course-facts-box"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+      data-testid="course-facts"
+    >
+      <summary>
+        <span className="facts-summary">
+          {date ? (
+            <span>
+              {dates.length > 1
+                ? `${t('courses.list.dayOf', { n: index + 1, m: dates.length })}: `
+                : null}
+              {dateText(date, language)}
+            </span>
+          ) : (
+            <span className="muted">{t('courses.detail.noDates')}</span>
+          )}
+          {place ? <span className="muted facts-place"> · {place}</span> : null}
+        </span>
+        <span className="facts-toggle">
+          {open ? t('courses.detail.factsLess') : t('courses.detail.factsMore')}
+        </span>
+      </summary>
+      <Facts course={course} />
+    </details>
+  );
+}
+
+function Facts({ course }: { course: Course }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const location = course.location ?? {};
+  const place = placeOf(course);
   const map = mapUrl(location.geo);
   const comment = text(course.attributes.comment);
   const organizer = text(course.attributes.organizer_on_site);
@@ -246,9 +321,7 @@ function Facts({ course }: { course: Course }) {
                       {t('courses.list.dayOf', { n: index + 1, m: course.dates.length })}:{' '}
                     </span>
                   ) : null}
-                  {date.from ? formatDay(date.from, language) : '—'}
-                  {date.from ? `, ${formatTime(date.from, language)}` : ''}
-                  {date.to ? `–${formatTime(date.to, language)}` : ''}
+                  {dateText(date, language)}
                 </li>
               ))}
             </ul>

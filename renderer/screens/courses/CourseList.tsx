@@ -201,6 +201,7 @@ export function CourseList(props: {
       data-testid="course-list"
       data-total={days.total ?? undefined}
       data-search={days.shownSearch ?? undefined}
+      data-workspace-start
       // With the active row out of the page, the list itself takes the Tab and hands it on.
       tabIndex={activeRendered ? -1 : 0}
       onFocus={(event) => {

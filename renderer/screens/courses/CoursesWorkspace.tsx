@@ -11,8 +11,10 @@ import {
   type RefObject,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/DateTimeFields';
 import { ExportButton } from '../../components/ExportButton';
 import { CALL_READS, type CourseDayItem } from '../../contract';
+import { datePattern, ISO_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
 import { formatDate, serviceDay } from '../../format';
 import { useApp, useSync, useTablesVersion } from '../../stores';
@@ -135,6 +137,8 @@ export function CoursesWorkspace() {
   }, [text, filter.search, setFilter]);
 
   const rangeWrong = filter.from !== '' && filter.until !== '' && filter.from > filter.until;
+  /** A date field whose text is no day (the filter keeps its last day meanwhile). */
+  const [typedWrong, setTypedWrong] = useState({ from: false, until: false });
   const daysFilter = useMemo<DaysFilter | null>(() => {
     if (!rangeSet || rangeWrong) return null;
     return {
@@ -314,30 +318,29 @@ export function CoursesWorkspace() {
             />
           </div>
           <div className="filter-range">
-            <label>
-              <span>{t('courses.filter.from')}</span>
-              <input
-                type="date"
-                value={filter.from}
-                max={filter.until || undefined}
-                data-testid="course-filter-from"
-                aria-invalid={rangeWrong || undefined}
-                aria-describedby={rangeWrong ? 'course-range-error' : undefined}
-                onChange={(event) => setFilter({ from: event.target.value })}
+            {(['from', 'until'] as const).map((end) => (
+              <DateField
+                key={end}
+                label={t(`courses.filter.${end}`)}
+                value={filter[end]}
+                readBack={false}
+                className="filter-date"
+                error={
+                  typedWrong[end]
+                    ? t('courses.filter.dateWrong', { pattern: datePattern(language) })
+                    : rangeWrong && end === 'until'
+                      ? t('courses.filter.rangeWrong')
+                      : null
+                }
+                data-testid={`course-filter-${end}`}
+                onValueChange={(day) => {
+                  // The list keeps the last real day while a day is being typed.
+                  const real = day === '' || ISO_DAY.test(day);
+                  setTypedWrong((before) => ({ ...before, [end]: !real }));
+                  if (real) setFilter({ [end]: day });
+                }}
               />
-            </label>
-            <label>
-              <span>{t('courses.filter.until')}</span>
-              <input
-                type="date"
-                value={filter.until}
-                min={filter.from || undefined}
-                data-testid="course-filter-until"
-                aria-invalid={rangeWrong || undefined}
-                aria-describedby={rangeWrong ? 'course-range-error' : undefined}
-                onChange={(event) => setFilter({ until: event.target.value })}
-              />
-            </label>
+            ))}
             <button
               type="button"
               className="secondary"
@@ -364,11 +367,6 @@ export function CoursesWorkspace() {
             {t('courses.filter.mine')}
           </label>
         </form>
-        {rangeWrong ? (
-          <p id="course-range-error" className="field-error" role="alert">
-            {t('courses.filter.rangeWrong')}
-          </p>
-        ) : null}
         {days.error ? (
           <p className="form-error" role="alert" data-testid="courses-error">
             {errorText(days.error, language)}

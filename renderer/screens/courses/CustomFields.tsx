@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DateField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
 import { Field, InputField, SelectField } from '../../components/Field';
 import { FIELD_TYPES, type CourseDetail } from '../../contract';
@@ -455,11 +456,10 @@ function ValueInput(props: { draft: Draft; error?: string; onChange(value: strin
       );
     case 'date':
       return (
-        <InputField
+        <DateField
           label={label}
-          type="date"
           value={draft.value}
-          onChange={(event) => props.onChange(event.target.value)}
+          onValueChange={props.onChange}
           error={props.error}
           data-testid="customfield-value-input"
         />

@@ -22,20 +22,25 @@ interface CoursesUi {
   /** The date range has been set (the defaults, or by the person): the list may be read. */
   rangeSet: boolean;
   open: OpenCourse | null;
+  /** A course's facts unfolded (folded to one line by default: the participants come first). */
+  factsOpen: boolean;
   setFilter(change: Partial<CourseFilter>): void;
   setOpen(open: OpenCourse | null): void;
+  setFactsOpen(open: boolean): void;
 }
 
 export const useCoursesUi = create<CoursesUi>()((set) => ({
   filter: { search: '', from: '', until: '', mine: null },
   rangeSet: false,
   open: null,
+  factsOpen: false,
   setFilter: (change) =>
     set((state) => ({
       filter: { ...state.filter, ...change },
       rangeSet: state.rangeSet || change.from !== undefined || change.until !== undefined,
     })),
   setOpen: (open) => set({ open }),
+  setFactsOpen: (factsOpen) => set({ factsOpen }),
 }));
 
 /** A day YYYY-MM-DD moved by whole days (calendar arithmetic, no time zone involved). */

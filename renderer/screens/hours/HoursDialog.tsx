@@ -7,11 +7,13 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANLASS_TYPES, type HoursItem } from '../../contract';
 import { Combobox, type ComboboxOption } from '../../components/Combobox';
+import { DateField, TimeField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
 import { InputField, SelectField, TextareaField } from '../../components/Field';
 import { checkCommand, sendCommand, useQuery, type FieldErrors } from '../../data';
 import { errorText } from '../../errors';
-import { formatDate, formatHours } from '../../format';
+import { showDay } from '../../date-entry';
+import { formatDate, formatHours, serviceDay } from '../../format';
 import {
   amountText,
   anlassArgs,
@@ -87,7 +89,7 @@ export function HoursDialog({
 }: {
   request: HoursDialogRequest | null;
   onClose(): void;
-  onSaved(message: string, day: string): void;
+  onSaved(message: string, day: string, id: string): void;
 }) {
   return (
     <Dialog
@@ -108,7 +110,7 @@ function HoursForm({
 }: {
   request: HoursDialogRequest;
   onClose(): void;
-  onSaved(message: string, day: string): void;
+  onSaved(message: string, day: string, id: string): void;
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -178,7 +180,9 @@ function HoursForm({
     // 1. What the contract cannot see: a time not typed is no date-time at all.
     const local: Errors = {};
     for (const problem of localProblems(draft))
-      local[FIELD_OF_PROBLEM[problem]] = t(`hours.dialog.problem.${problem}`);
+      local[FIELD_OF_PROBLEM[problem]] = t(`hours.dialog.problem.${problem}`, {
+        day: showDay(serviceDay(), language),
+      });
     // 2. The contract's own rules, for the occasion and the entry, before anything is queued.
     const anlassId = draft.newAnlass
       ? (createdAnlass.current ?? PLACEHOLDER_ANLASS)
@@ -252,6 +256,7 @@ function HoursForm({
           hours: formatHours(parseAmount(draft.stunden) ?? 0, language),
         }),
         draft.day,
+        request.mode === 'create' ? result.value.id : request.item.id,
       );
     } finally {
       setBusy(false);
@@ -275,28 +280,25 @@ function HoursForm({
     >
       <h2 id="hours-dialog-title">{title}</h2>
       <div className="hours-form-grid">
-        <InputField
+        <DateField
           label={t('hours.dialog.day')}
-          type="date"
           required
           value={draft.day}
           error={errors.day}
           data-testid="hours-date"
           className="hours-field-day"
-          onChange={(event) => change({ day: event.target.value })}
+          onValueChange={(day) => change({ day })}
         />
-        <InputField
+        <TimeField
           label={t('hours.dialog.start')}
-          type="time"
           required
           value={draft.start}
           error={errors.start}
           data-testid="hours-start"
-          onChange={(event) => change({ start: event.target.value })}
+          onValueChange={(start) => change({ start })}
         />
-        <InputField
+        <TimeField
           label={t('hours.dialog.end')}
-          type="time"
           value={draft.end}
           error={errors.end}
           hint={
@@ -305,7 +307,7 @@ function HoursForm({
               : undefined
           }
           data-testid="hours-end"
-          onChange={(event) => change({ end: event.target.value })}
+          onValueChange={(end) => change({ end })}
         />
         <InputField
           label={t('hours.dialog.stunden')}
@@ -352,13 +354,12 @@ function HoursForm({
               data-testid="hours-occasion-beschreibung"
               onChange={(event) => change({ anlassBeschreibung: event.target.value })}
             />
-            <InputField
+            <DateField
               label={t('hours.dialog.occasionDatum')}
-              type="date"
               value={draft.anlassDatum}
               error={errors.anlassDatum}
               data-testid="hours-occasion-datum"
-              onChange={(event) => change({ anlassDatum: event.target.value })}
+              onValueChange={(anlassDatum) => change({ anlassDatum })}
             />
           </div>
         ) : (

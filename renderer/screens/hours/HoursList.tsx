@@ -13,12 +13,17 @@ const ROW_HEIGHT = 58;
 export function HoursList({
   items,
   total,
+  focusId,
+  onFocusTaken,
   onNearEnd,
   onEdit,
   onDelete,
 }: {
   items: HoursItem[];
   total: number;
+  /** An entry to focus once the list has it (the one just saved). */
+  focusId: string | null;
+  onFocusTaken(): void;
   onNearEnd(): void;
   onEdit(item: HoursItem): void;
   onDelete(item: HoursItem): void;
@@ -33,7 +38,8 @@ export function HoursList({
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
-    getItemKey: (index) => items[index]?.id ?? index,
+    // Keyed by place, as the active row is: a new entry that gets the service's id keeps its
+    // row, and the focus on it.
   });
   const index = Math.min(active, Math.max(0, items.length - 1));
   const virtualItems = virtualizer.getVirtualItems();
@@ -59,6 +65,15 @@ export function HoursList({
     focusPending.current = true;
     virtualizer.scrollToIndex(bounded, { align: 'auto' });
   };
+
+  // The entry just saved, once it is in the list (a new one comes with the next read).
+  useEffect(() => {
+    if (focusId === null) return;
+    const at = items.findIndex((item) => item.id === focusId);
+    if (at < 0) return;
+    onFocusTaken();
+    move(at);
+  });
 
   const approved = (item: HoursItem) => item.freigegeben === true;
 

@@ -9,6 +9,7 @@ import { ExportButton } from '../../components/ExportButton';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
+import { inBrowser } from '../../shortcuts';
 import {
   formatDate,
   formatDay,
@@ -70,6 +71,8 @@ export function HoursWorkspace() {
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState('');
+  /** The entry just saved: the focus goes to it once the list shows it. */
+  const [focusId, setFocusId] = useState<string | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
 
   // The years there are, this year always among them (a new entry's year).
@@ -175,7 +178,8 @@ export function HoursWorkspace() {
           type="button"
           ref={addButton}
           onClick={() => setDialog({ mode: 'create' })}
-          aria-keyshortcuts="N Control+N"
+          // A browser keeps Ctrl+N for a new window.
+          aria-keyshortcuts={inBrowser() ? 'N' : 'N Control+N'}
           title={t('hours.addKey')}
           data-testid="hours-add"
         >
@@ -333,6 +337,8 @@ export function HoursWorkspace() {
           <HoursList
             items={entries.items}
             total={entries.total}
+            focusId={focusId}
+            onFocusTaken={() => setFocusId(null)}
             onNearEnd={() => {
               if (entries.items.length < entries.total)
                 setWanted((n) => Math.max(n, entries.items.length + 1000));
@@ -349,9 +355,10 @@ export function HoursWorkspace() {
       <HoursDialog
         request={dialog}
         onClose={() => setDialog(null)}
-        onSaved={(message, day) => {
+        onSaved={(message, day, id) => {
           setDialog(null);
           setNotice(message);
+          setFocusId(id);
           // The year of what was saved comes into view.
           const savedYear = Number(day.slice(0, 4));
           if (savedYear && savedYear !== year) setYear(savedYear);

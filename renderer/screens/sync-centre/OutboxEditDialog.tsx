@@ -7,9 +7,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { commands, type CommandName, type OutboxEntry } from '../../contract';
 import { Combobox, type ComboboxOption } from '../../components/Combobox';
+import { DateField, TimeField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
 import { Field, InputField, SelectField } from '../../components/Field';
 import { checkCommand, sendCommand, useQuery, type FieldErrors } from '../../data';
+import { ISO_DAY, showDay, TIME_OF_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
 import { formatDate, serviceDay, serviceTime, toServiceDateTime } from '../../format';
 import {
@@ -165,11 +167,20 @@ function EditForm({
           next[key] = draft.text === '' && draft.wasNull ? null : draft.text;
           break;
         case 'date':
-          next[key] = draft.day;
+          if (draft.day !== '' && !ISO_DAY.test(draft.day))
+            wrong[`attributes.${key}`] = t('syncCentre.edit.notADay', {
+              day: showDay(serviceDay(), i18n.language),
+            });
+          else next[key] = draft.day;
           break;
         case 'dateTime':
-          next[key] =
-            draft.day && draft.time ? toServiceDateTime(draft.day, draft.time) : draft.day;
+          // Both emptied: sent as it is, for the command's own check to judge.
+          if (draft.day === '' && draft.time === '') next[key] = '';
+          else if (!ISO_DAY.test(draft.day) || !TIME_OF_DAY.test(draft.time))
+            wrong[`attributes.${key}`] = t('syncCentre.edit.notADayAndTime', {
+              day: showDay(serviceDay(), i18n.language),
+            });
+          else next[key] = toServiceDateTime(draft.day, draft.time);
           break;
         case 'fixed':
           next[key] = draft.value;
@@ -521,33 +532,30 @@ function DraftField({
       );
     case 'date':
       return (
-        <InputField
+        <DateField
           label={label}
           error={error}
-          type="date"
           value={draft.day}
           data-testid={testId}
-          onChange={(event) => onChange({ ...draft, day: event.target.value })}
+          onValueChange={(day) => onChange({ ...draft, day })}
         />
       );
     case 'dateTime':
       return (
         <fieldset className="outbox-edit-datetime">
           <legend>{label}</legend>
-          <InputField
+          <DateField
             label={t('syncCentre.edit.date')}
             error={error}
-            type="date"
             value={draft.day}
             data-testid={`${testId}-date`}
-            onChange={(event) => onChange({ ...draft, day: event.target.value })}
+            onValueChange={(day) => onChange({ ...draft, day })}
           />
-          <InputField
+          <TimeField
             label={t('syncCentre.edit.time')}
-            type="time"
             value={draft.time}
             data-testid={`${testId}-time`}
-            onChange={(event) => onChange({ ...draft, time: event.target.value })}
+            onValueChange={(time) => onChange({ ...draft, time })}
           />
         </fieldset>
       );
