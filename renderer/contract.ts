@@ -31,6 +31,7 @@ export type {
 } from '../sync/contract';
 export {
   accountSettings,
+  isLinkableAddress,
   commands,
   REAL_SERVICE_PRESET,
   FIELD_TYPES,

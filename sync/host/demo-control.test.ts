@@ -1,7 +1,7 @@
 // The demo's service taken offline and back (demo.service) through the app session, against the
-// embedded sandbox over HTTP with real files: offline, the sync says offline by itself and a
-// change waits in the outbox (the service never sees it); reconnected, it is sent with no other
-// action. Signed out, the demo stops (online again at its next start), either role can be started
+// embedded sandbox over HTTP with real files: offline, the sync says offline and a change waits
+// in the outbox, "sync now" too (the service never sees it); reconnected, it is sent with no
+// other action. Signed out, the demo stops (online again at its next start), either role can be started
 // again, and outside the demo the call is refused in words.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,7 @@ describe('the demo’s service offline and back', () => {
       expect(events.findLast((event) => event.type === 'app.state')).toMatchObject({
         state: { demoService: 'offline' },
       });
-      // Nobody asks: the sync finds the service gone by itself.
+      // As a computer without network: offline at once; "sync now" finds nobody either.
       await until(() => lastSync(events)?.phase === 'offline', 'offline', 15_000);
 
       const receipt = await call<{ id: string; state: string }>(session, 'kalender.create', {

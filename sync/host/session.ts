@@ -716,8 +716,9 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     'demo.service': async (args) => {
       if (!demo || !settings.account?.demo) throw NOT_IN_DEMO;
       await demo.setOnline(args.online);
-      // The sync finds out at once: refused (offline), or the probe answers and a sync runs.
-      scheduler?.syncNow();
+      // As at a venue without network, the computer says so too: offline at once (the probes
+      // find the service gone); back, a sync soon sends what waited.
+      scheduler?.networkChanged(args.online && reachableNow());
       emit({ type: 'app.state', state: appState() });
       return appState();
     },
