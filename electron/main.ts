@@ -29,7 +29,12 @@ import {
   shell,
   type WebContents,
 } from 'electron';
-import type { AppSettings, AppState, CoreEvent } from '../sync/contract';
+import {
+  isLinkableAddress,
+  type AppSettings,
+  type AppState,
+  type CoreEvent,
+} from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
 import { openHostSession, type HostSession } from '../sync/host/session';
 import { sandboxDemo } from './demo';
@@ -268,9 +273,16 @@ function serveRenderer(): void {
 // ---------------------------------------------------------------------------------------------
 // The window
 
-/** Every web contents (the window, anything it might try to open): no navigation, no popups. */
+/**
+ * Every web contents (the window, anything it might try to open): no navigation, no popups; a
+ * link the page opens (the sign-in page's address, say) goes to the system browser when
+ * isLinkableAddress allows it.
+ */
 function lockDown(contents: WebContents): void {
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isLinkableAddress(url)) openInBrowser(url).catch(() => {});
+    return { action: 'deny' };
+  });
   contents.on('will-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -472,9 +484,7 @@ function watchTheSystem(session: HostSession): void {
 
 /** The login page in the system browser (https, or http on loopback only). */
 async function openInBrowser(url: string): Promise<void> {
-  const parsed = new URL(url);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback))
-    throw new Error(`Refusing to open ${parsed.protocol} addresses`);
+  if (!isLinkableAddress(url))
+    throw new Error('Refusing to open an address that is neither https nor on this computer');
   await shell.openExternal(url);
 }

@@ -33,6 +33,7 @@ export type {
 export {
   CALL_READS,
   accountSettings,
+  isLinkableAddress,
   commands,
   REAL_SERVICE_PRESET,
   FIELD_TYPES,

@@ -2,6 +2,7 @@
 // chooses to delete the data on this computer, then says what would be lost.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSignOut } from '../sign-in';
 import { reportError, useApp } from '../stores';
 import { Dialog } from './Dialog';
 
@@ -33,6 +34,7 @@ export function SignOutDialog({ open, onClose }: { open: boolean; onClose(): voi
     bridge
       .call('account.logout', { deleteLocalData: deleteLocal })
       .then((state) => {
+        useSignOut.setState({ deletedLocalData: deleteLocal });
         useApp.getState().setState(state);
         onClose();
       }, reportError)

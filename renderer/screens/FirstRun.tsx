@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { accountSettings, REAL_SERVICE_PRESET, type AppState, type CoreError } from '../contract';
 import { errorText } from '../errors';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { signInWith } from '../sign-in';
 import { asCoreError, reportError, useApp } from '../stores';
 
 const FIELDS = ['baseUrl', 'authUrl', 'tokenUrl', 'clientId'] as const;
@@ -62,8 +63,8 @@ export function AccountForm(props: { initial?: Partial<Values> }) {
     try {
       const configured: AppState = await bridge.call('account.configure', values);
       useApp.getState().setState(configured);
-      const state = await bridge.call('account.login', {});
-      useApp.getState().setState(state);
+      const state = await signInWith(() => bridge.call('account.login', {}));
+      if (state) useApp.getState().setState(state);
     } catch (error) {
       const coreError = asCoreError(error);
       const fields = fieldErrorsOf(coreError);
@@ -146,33 +147,44 @@ export function AccountForm(props: { initial?: Partial<Values> }) {
   );
 }
 
-/** Starts the demo as the office (every record) or as a trainer (own courses and hours). */
-export function DemoButton(props: { label?: string; role?: 'office' | 'trainer' }) {
+/**
+ * Starts the demo as the office (every record) or as a trainer (own courses and hours); the
+ * trainer's button is the secondary one unless said otherwise.
+ */
+export function DemoButton(props: {
+  label?: string;
+  role?: 'office' | 'trainer';
+  secondary?: boolean;
+}) {
   const { t } = useTranslation();
   const bridge = useApp((store) => store.bridge);
   const busy = useApp((store) => store.busy);
+  const [pressed, setPressed] = useState(false);
   const role = props.role ?? 'office';
   const start = async () => {
     if (!bridge || busy) return;
     useApp.setState({ busy: 'demo' });
+    setPressed(true);
     try {
-      useApp.getState().setState(await bridge.call('account.demo', { role }));
+      const state = await signInWith(() => bridge.call('account.demo', { role }));
+      if (state) useApp.getState().setState(state);
     } catch (caught) {
       // Shown in the error list: a failed demo login changes the screen to "signed out".
       reportError(caught);
     } finally {
       useApp.setState({ busy: null });
+      setPressed(false);
     }
   };
   return (
     <button
       type="button"
-      className={role === 'trainer' ? 'secondary' : undefined}
+      className={(props.secondary ?? role === 'trainer') ? 'secondary' : undefined}
       onClick={start}
       disabled={busy !== null}
       data-testid={role === 'trainer' ? 'demo-trainer' : 'demo'}
     >
-      {busy === 'demo' ? t('firstRun.demoRunning') : (props.label ?? t('firstRun.demo'))}
+      {busy === 'demo' && pressed ? t('firstRun.demoRunning') : (props.label ?? t('firstRun.demo'))}
     </button>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../contract';
+import { DemoServiceSwitch } from '../components/DemoServiceSwitch';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
@@ -109,6 +110,7 @@ export function Shell({ state }: { state: AppState }) {
             </li>
           ))}
         </ul>
+        <DemoServiceSwitch state={state} />
       </nav>
       <main id="main" className="workspace" ref={main} tabIndex={-1}>
         {workspace === 'courses' ? (

@@ -4,6 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   hostCalls,
   isHostCallName,
+  isLinkableAddress,
   REAL_SERVICE_PRESET,
   type AppSettings,
   type AppState,
@@ -30,7 +31,9 @@ const valid: { [N in HostCallName]: HostCallArgs<N> } = {
   'app.state': {},
   'account.configure': SANDBOX,
   'account.login': {},
+  'account.cancelLogin': {},
   'account.demo': { role: 'trainer' },
+  'demo.service': { online: true },
   'account.logout': { deleteLocalData: true },
   'account.pendingLoss': {},
   'sync.now': {},
@@ -104,6 +107,37 @@ describe('host calls', () => {
     expect(words.en).toContain('baseUrl');
   });
 
+  it('a sign-in page is a link when https, or plain http on this computer; nothing else', () => {
+    for (const address of [
+      'https://api.hiorg-server.de/oauth/v1/authorize?client_id=a&state=b',
+      'http://127.0.0.1:4010/oauth/v1/authorize',
+      'http://localhost:8080/a',
+      'http://[::1]:9/a',
+    ])
+      expect(isLinkableAddress(address), address).toBe(true);
+    for (const address of [
+      'http://example.org/oauth/v1/authorize',
+      'http://10.0.0.1/a',
+      'http://127.0.0.1.example.org/a',
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<p>x',
+      'file:///etc/passwd',
+      'ftp://example.org/a',
+      '//example.org/a',
+      '/oauth/v1/authorize',
+      '',
+    ])
+      expect(isLinkableAddress(address), address).toBe(false);
+  });
+
+  it('the demo’s service: online or offline, said as a boolean', () => {
+    expect(hostCalls['demo.service'].parse({ online: false })).toEqual({ online: false });
+    expect(refusal('demo.service', {}).en).toContain('online');
+    expect(refusal('demo.service', { online: 'no' }).de).toContain('online');
+    expect(hostCalls['account.cancelLogin'].parse({})).toEqual({});
+  });
+
   it('demo roles and settings: office by default, each setting checked, unknown ones refused', () => {
     expect(hostCalls['account.demo'].parse({})).toEqual({ role: 'office' });
     expect(refusal('account.demo', { role: 'member' }).en).toContain('role');
@@ -157,6 +191,8 @@ describe('host calls', () => {
     expectTypeOf<'personnel.list'>().toExtend<CallName>();
     expectTypeOf<'user.create'>().toExtend<CallName>();
     expectTypeOf<CallResults['account.demo']>().toEqualTypeOf<AppState>();
+    expectTypeOf<CallResults['account.cancelLogin']>().toEqualTypeOf<AppState>();
+    expectTypeOf<CallResults['demo.service']>().toEqualTypeOf<AppState>();
     expectTypeOf<CallResults['sync.now']>().toEqualTypeOf<SchedulerState>();
     expectTypeOf<CallResults['settings.update']>().toEqualTypeOf<AppSettings>();
     expectTypeOf<CallResults['export.create']>().toEqualTypeOf<ExportCreated>();

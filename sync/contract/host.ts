@@ -17,6 +17,23 @@ export function isLoopbackHostname(hostname: string): boolean {
 }
 
 /**
+ * Whether an address may be shown as a link (and opened): https, or plain http on this computer
+ * only, as the service's addresses (serviceUrl); anything else (javascript:, file:, http to
+ * another machine) is shown as text at most.
+ */
+export function isLinkableAddress(address: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return false;
+  }
+  return (
+    url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname))
+  );
+}
+
+/**
  * An address of the service: https, or plain http on this machine only (the embedded sandbox, a
  * local proxy): anywhere else a token would travel in clear text. Refused in both languages.
  */
@@ -116,6 +133,11 @@ export const hostCalls = {
   /** Opens the system browser to sign in; answers when signed in (or login_failed / cancelled). */
   'account.login': z.object({}),
   /**
+   * Cancels the running login (its listener closes; `account.login` answers cancelled): signed
+   * out again, or still signed in where a login was there before. Nothing running: no change.
+   */
+  'account.cancelLogin': z.object({}),
+  /**
    * Starts the embedded sandbox (demo data in the user data folder) and signs in to it: as the
    * office account (default) or as a trainer (their own courses; the trainer sync profile).
    */
@@ -124,6 +146,11 @@ export const hostCalls = {
   'account.logout': z.object({ deleteLocalData: z.boolean().default(false) }),
   /** What sign-out with deleteLocalData would lose: changes not yet sent, and those refused. */
   'account.pendingLoss': z.object({}),
+  /**
+   * The demo only: its service stops answering (offline: as at a venue without network, the sync
+   * says offline and changes wait in the outbox) or answers again (online: they are sent).
+   */
+  'demo.service': z.object({ online: z.boolean() }),
   /** Syncs now (the scheduler's state answers). */
   'sync.now': z.object({}),
   /**
@@ -166,15 +193,26 @@ export interface AppState {
   scheduler: SchedulerState | null;
   /** Why the session is signed out when it did not ask for it (a refused refresh), in words. */
   reason?: { de: string; en: string } | null;
+  /**
+   * While signing in: the service's sign-in page the system browser was asked to open, for the
+   * page to offer it where no browser opened (a link only when isLinkableAddress).
+   */
+  signIn?: { address: string } | null;
+  /** The demo's role (its sync profile): the office or a trainer; null for another account. */
+  demoRole?: 'office' | 'trainer' | null;
+  /** The running demo's service: answering, or taken offline (demo.service); null without one. */
+  demoService?: 'online' | 'offline' | null;
 }
 
 export interface HostCallResults extends ExportCallResults {
   'app.state': AppState;
   'account.configure': AppState;
   'account.login': AppState;
+  'account.cancelLogin': AppState;
   'account.demo': AppState;
   'account.logout': AppState;
   'account.pendingLoss': { pending: number; parked: number };
+  'demo.service': AppState;
   'sync.now': SchedulerState;
   'app.visible': { visible: boolean };
   'settings.get': AppSettings;

@@ -278,6 +278,7 @@ const validHostCalls: { [N in HostCallName]: HostCallArgs<N> } = {
   'sync.now': {},
   'app.visible': { visible: false },
   'account.login': {},
+  'account.cancelLogin': {},
   'account.logout': { deleteLocalData: false },
   'account.configure': {
     baseUrl: 'http://127.0.0.1:9/core/v1',
@@ -287,6 +288,8 @@ const validHostCalls: { [N in HostCallName]: HostCallArgs<N> } = {
   },
   // No DemoProvider given: refused by the session, reached all the same.
   'account.demo': { role: 'trainer' },
+  // Not in the demo: refused by the session, reached all the same.
+  'demo.service': { online: false },
   'settings.get': {},
   'settings.update': { theme: 'dark', courseMonthsAhead: 6 },
   // An empty replica: an empty, valid calendar, answered as bytes (no save dialog here).

@@ -43,6 +43,7 @@ import {
   type SecretStore,
   type Settings,
 } from './files';
+import { NOT_IN_DEMO, startSwitchedDemo, type SwitchedDemo } from './demo-control';
 import { loginFailure, loopbackLogin, oauthBaseOf, type TokenSet } from './login';
 import { HostTokens, readStoredTokens } from './tokens';
 
@@ -168,8 +169,10 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   let api: ApiClient | null = null;
   let refresher: Refresher | null = null;
   let scheduler: SyncScheduler<HostSyncSummary> | null = null;
-  let demo: Awaited<ReturnType<DemoProvider['start']>> | null = null;
+  let demo: SwitchedDemo | null = null;
   let login: AbortController | null = null;
+  /** The running login's sign-in page (AppState.signIn). */
+  let loginAddress: string | null = null;
   /** The private feed's fetch that feed.set started (cancelled by a newer one and by close). */
   let feedFetch: AbortController | null = null;
   let closing: Promise<void> | null = null;
@@ -241,6 +244,9 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       user: phase === 'signed-in' ? settings.user : null,
       scheduler: scheduler?.state ?? null,
       reason,
+      signIn: phase === 'signing-in' && loginAddress ? { address: loginAddress } : null,
+      demoRole: settings.account?.demo ? settings.demoRole : null,
+      demoService: demo ? (demo.online ? 'online' : 'offline') : null,
     };
   }
 
@@ -507,12 +513,17 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     login?.abort();
     const controller = new AbortController();
     login = controller;
+    loginAddress = null;
     setPhase('signing-in');
     let held: TokenSet;
     try {
       held = await loopbackLogin({
         account,
-        openExternal: open,
+        openExternal: (url) => {
+          loginAddress = url;
+          emit({ type: 'app.state', state: appState() });
+          return open(url);
+        },
         signal: controller.signal,
         ...(options.loginTimeoutMs ? { timeoutMs: options.loginTimeoutMs } : {}),
         ...(loginHint ? { loginHint } : {}),
@@ -543,7 +554,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     if (!options.demo) throw NO_DEMO;
     if (!demo) {
       ensurePrivateDir(files.demo);
-      demo = await options.demo.start(files.demo);
+      demo = await startSwitchedDemo(options.demo, files.demo);
     }
     return {
       baseUrl: demo.baseUrl,
@@ -699,7 +710,22 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       if (account.demo) return demoLogin();
       return runLogin(account, options.openExternal);
     },
+    'account.cancelLogin': async () => {
+      login?.abort();
+      login = null;
+      if (phase === 'signing-in') setPhase(tokens ? 'signed-in' : 'signed-out');
+      return appState();
+    },
     'account.demo': async (args) => demoLogin(args.role),
+    'demo.service': async (args) => {
+      if (!demo || !settings.account?.demo) throw NOT_IN_DEMO;
+      await demo.setOnline(args.online);
+      // As at a venue without network, the computer says so too: offline at once (the probes
+      // find the service gone); back, a sync soon sends what waited.
+      scheduler?.networkChanged(args.online && reachableNow());
+      emit({ type: 'app.state', state: appState() });
+      return appState();
+    },
     'account.logout': async (args) => {
       await signOut(args.deleteLocalData);
       return appState();
