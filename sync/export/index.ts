@@ -385,7 +385,7 @@ async function exportCsv(replica: Replica, request: ExportRequest): Promise<Expo
   switch (request.what) {
     case 'participants': {
       const course = await courseInfo(replica.db, request.courseId!);
-      const people = await readParticipants(replica.db, course.id, request.includeCancelled);
+      const people = await readParticipants(replica, course.id, request.includeCancelled);
       header = [
         words.number,
         words.lastName,
@@ -431,7 +431,7 @@ async function exportCsv(replica: Replica, request: ExportRequest): Promise<Expo
         h.stunden,
         h.userName,
         h.anlass,
-        h.anlassTyp,
+        h.anlassTyp ? (words.occasionKinds[h.anlassTyp] ?? h.anlassTyp) : '',
         h.typ,
         yesNo(h.approved),
       ]);
@@ -463,7 +463,7 @@ async function exportCsv(replica: Replica, request: ExportRequest): Promise<Expo
         dates.date(d.start),
         dates.time(d.start),
         endText(d.start, d.end, dates),
-        `${d.position}/${d.of}`,
+        words.dayNumber(d.position, d.of),
         d.course.location,
         d.course.client,
         d.course.trainers.join(', '),
@@ -541,7 +541,7 @@ async function exportAttendance(
   const course = await courseInfo(replica.db, request.courseId!);
   const [dates, participants] = await Promise.all([
     readCourseDates(replica.db, { courseId: course.id }),
-    readParticipants(replica.db, course.id, false),
+    readParticipants(replica, course.id, false),
   ]);
   const bytes = await renderAttendancePdf({
     course,

@@ -254,18 +254,26 @@ export async function listParticipations(
   const rows = await query.orderBy('p.last_name').orderBy('p.first_name').orderBy('p.id').execute();
   return rows.map(({ base, pending, ...row }) => ({
     ...row,
-    company:
-      row.company ??
-      (row.companyId === null ? null : queuedCompanyName(sqlite, row.id, row.companyId)),
+    company: participantCompany(sqlite, row),
     attended: asBool(row.attended),
     attributes: currentAttributes({ base, pending }),
   }));
 }
 
 /**
- * A company created with a walk-in's participation lives only in that queued operation's
- * `included` until the service has it: its name, so the list shows it at once.
+ * A participant's company: the replica's; or one created with a walk-in's participation, which
+ * lives only in that queued operation's `included` until the service has it, so that lists and
+ * exports show it at once.
  */
+export function participantCompany(
+  sqlite: BetterSqlite3.Database,
+  participation: { id: string; company: string | null; companyId: string | null },
+): string | null {
+  if (participation.company !== null || participation.companyId === null)
+    return participation.company;
+  return queuedCompanyName(sqlite, participation.id, participation.companyId);
+}
+
 function queuedCompanyName(
   sqlite: BetterSqlite3.Database,
   participationId: string,
