@@ -132,6 +132,15 @@ function feedNote(replica: Replica): { de: string; en: string } | undefined {
   };
 }
 
+/** Characters of the data that no font of the PDF has, so it prints them as "�". */
+function missingCharactersNote(characters: readonly string[]): { de: string; en: string } {
+  const list = characters.join(' ');
+  return {
+    de: `Diese Zeichen hat keine Schrift der Anwesenheitsliste, sie stehen dort als „\uFFFD“: ${list}`,
+    en: `No font of the attendance list has these characters, they are printed as “\uFFFD”: ${list}`,
+  };
+}
+
 function courseFileName(base: string, courseNumber: string | null, id: string) {
   return `${base}-${fileNamePart(courseNumber || id)}`;
 }
@@ -543,7 +552,7 @@ async function exportAttendance(
     readCourseDates(replica.db, { courseId: course.id }),
     readParticipants(replica, course.id, false),
   ]);
-  const bytes = await renderAttendancePdf({
+  const pdf = await renderAttendancePdf({
     course,
     dates,
     participants,
@@ -551,5 +560,6 @@ async function exportAttendance(
     now,
   });
   const base = courseFileName(words.files.attendance, course.courseNumber, course.id);
-  return result(request, `${base}.pdf`, bytes, participants.length);
+  const note = pdf.missing.length > 0 ? missingCharactersNote(pdf.missing) : undefined;
+  return result(request, `${base}.pdf`, pdf.bytes, participants.length, note);
 }
