@@ -50,8 +50,8 @@ export function exportMessage(request: ExportRequestInput, created: ExportCreate
   const t = i18next.t.bind(i18next);
   const saved = typeof created.savedTo === 'string';
   const where = { path: created.savedTo ?? '', fileName: created.fileName };
-  // The only note the core gives is the missing feed: said as the app says it (the core's own
-  // words name the command line).
+  // A missing feed is said as the app says it (the core's own words name the command line);
+  // another note (characters the attendance list has no font for) in the core's words.
   const feedMissing =
     created.note !== undefined && (request.what === 'events' || request.what === 'all');
   const note = created.note ? (feedMissing ? t('export.noFeed') : created.note[language]) : null;

@@ -23,8 +23,9 @@ export interface GenerateOptions {
 
 /**
  * Fills an empty store with demo data and its settings, in one transaction. Dates are spread
- * around the anchor date (hours: 18 months before to 3 weeks after; courses: 6 months before to
- * 12 months after); every change time lies before the anchor day.
+ * around the anchor date (services and appointments: 18 months before to 3 weeks after, their
+ * hours until the anchor day; courses: 6 months before to 12 months after); every change time and
+ * every hour entry lies before the anchor day.
  */
 export function generateDemoData(store: Store, options: GenerateOptions): void {
   if (!isStoreEmpty(store)) throw new Error('generateDemoData needs an empty store');

@@ -14,6 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { restoreDeferredIndexes } from './deferred-indexes';
 import { MIGRATIONS } from './migrations';
+import { registerSearchFold } from './search-fold';
 import { recordTableChanges } from './table-changes';
 import type { Database } from './schema';
 
@@ -114,6 +115,7 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
   if (isNew) chmodSync(file, 0o600);
   migrate(sqlite);
   restoreDeferredIndexes(sqlite);
+  registerSearchFold(sqlite);
   recordTableChanges(sqlite);
 
   const slowQueryMs = options.slowQueryMs ?? 40;

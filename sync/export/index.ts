@@ -132,6 +132,15 @@ function feedNote(replica: Replica): { de: string; en: string } | undefined {
   };
 }
 
+/** Characters of the data that no font of the PDF has, so it prints them as "�". */
+function missingCharactersNote(characters: readonly string[]): { de: string; en: string } {
+  const list = characters.join(' ');
+  return {
+    de: `Diese Zeichen hat keine Schrift der Anwesenheitsliste, sie stehen dort als „\uFFFD“: ${list}`,
+    en: `No font of the attendance list has these characters, they are printed as “\uFFFD”: ${list}`,
+  };
+}
+
 function courseFileName(base: string, courseNumber: string | null, id: string) {
   return `${base}-${fileNamePart(courseNumber || id)}`;
 }
@@ -385,7 +394,7 @@ async function exportCsv(replica: Replica, request: ExportRequest): Promise<Expo
   switch (request.what) {
     case 'participants': {
       const course = await courseInfo(replica.db, request.courseId!);
-      const people = await readParticipants(replica.db, course.id, request.includeCancelled);
+      const people = await readParticipants(replica, course.id, request.includeCancelled);
       header = [
         words.number,
         words.lastName,
@@ -431,7 +440,7 @@ async function exportCsv(replica: Replica, request: ExportRequest): Promise<Expo
         h.stunden,
         h.userName,
         h.anlass,
-        h.anlassTyp,
+        h.anlassTyp ? (words.occasionKinds[h.anlassTyp] ?? h.anlassTyp) : '',
         h.typ,
         yesNo(h.approved),
       ]);
@@ -463,7 +472,7 @@ async function exportCsv(replica: Replica, request: ExportRequest): Promise<Expo
         dates.date(d.start),
         dates.time(d.start),
         endText(d.start, d.end, dates),
-        `${d.position}/${d.of}`,
+        words.dayNumber(d.position, d.of),
         d.course.location,
         d.course.client,
         d.course.trainers.join(', '),
@@ -541,9 +550,9 @@ async function exportAttendance(
   const course = await courseInfo(replica.db, request.courseId!);
   const [dates, participants] = await Promise.all([
     readCourseDates(replica.db, { courseId: course.id }),
-    readParticipants(replica.db, course.id, false),
+    readParticipants(replica, course.id, false),
   ]);
-  const bytes = await renderAttendancePdf({
+  const pdf = await renderAttendancePdf({
     course,
     dates,
     participants,
@@ -551,5 +560,6 @@ async function exportAttendance(
     now,
   });
   const base = courseFileName(words.files.attendance, course.courseNumber, course.id);
-  return result(request, `${base}.pdf`, bytes, participants.length);
+  const note = pdf.missing.length > 0 ? missingCharactersNote(pdf.missing) : undefined;
+  return result(request, `${base}.pdf`, pdf.bytes, participants.length, note);
 }

@@ -1,10 +1,10 @@
 // The attendance list of one course as a PDF (pdfkit, A4): the same bytes for the command line,
 // the desktop app and browser mode, on a machine without any browser. Every page repeats the
-// course's header and the table's head and ends with "Seite n von m". DejaVu Sans (a font
-// package, embedded as a subset) writes every name a relief organisation meets (umlauts, ß, Ł, ş,
-// ő, Cyrillic); a long name wraps inside its cell, or is set smaller, and never runs over.
-// Output is deterministic for a given export time (pdfkit derives the file id from CreationDate).
-import { createRequire } from 'node:module';
+// course's header and the table's head and ends with "Seite n von m". Names and the course's data
+// are printed as the service has them, in DejaVu Sans with Noto Sans SC for the characters it
+// lacks (font packages, embedded as subsets, see pdf-text.ts); a long name wraps inside its cell,
+// or is set smaller, and never runs over. Output is deterministic for a given export time (pdfkit
+// derives the file id from CreationDate).
 import PDFDocument from 'pdfkit';
 import {
   berlinGermanDate,
@@ -12,14 +12,8 @@ import {
   berlinTime,
   berlinWallClock,
 } from '../contract/service-time';
+import { PdfText, type Face, type Line } from './pdf-text';
 import type { CourseDateRecord, CourseInfo, ParticipantRecord } from './read';
-
-const require = createRequire(import.meta.url);
-const FONTS = {
-  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf'),
-  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf'),
-  italic: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Oblique.ttf'),
-};
 
 type Language = 'de' | 'en';
 
@@ -91,7 +85,13 @@ export function dateLine(date: CourseDateRecord, language: Language): string {
   return `${weekday} ${day}, ${berlinTime(date.start)}${end}`;
 }
 
-export async function renderAttendancePdf(input: AttendanceInput): Promise<Uint8Array> {
+export interface AttendancePdf {
+  bytes: Uint8Array;
+  /** Characters of the data that no font has: printed as "�". */
+  missing: string[];
+}
+
+export async function renderAttendancePdf(input: AttendanceInput): Promise<AttendancePdf> {
   const words = WORDS[input.language];
   const { course } = input;
   const title = course.title?.trim() || words.untitled;
@@ -109,9 +109,7 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Uint8
       ModDate: input.now,
     },
   });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
-  doc.registerFont('italic', FONTS.italic);
+  const text = new PdfText(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((resolve, reject) => {
@@ -134,22 +132,17 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Uint8
     doc.font('bold').fontSize(16).fillColor('#000');
     doc.text(words.title, MARGIN.left, y, { width: CONTENT_WIDTH * 0.6, lineBreak: false });
     if (course.courseNumber) {
-      doc.font('bold').fontSize(12);
-      doc.text(`${words.number} ${course.courseNumber}`, MARGIN.left, y + 4, {
-        width: CONTENT_WIDTH,
-        align: 'right',
-        lineBreak: false,
-      });
+      const number = text.lines(`${words.number} ${course.courseNumber}`, 'bold', 12);
+      text.draw(number, 'bold', 12, MARGIN.left, y + 4, { right: MARGIN.left + CONTENT_WIDTH });
     }
     y += 24;
-    doc.font('bold').fontSize(13);
-    y = writeWrapped(doc, title, MARGIN.left, y, CONTENT_WIDTH) + 4;
+    y = text.write(title, 'bold', 13, MARGIN.left, y, CONTENT_WIDTH) + 4;
     const labelWidth = 78;
     for (const [label, value] of details) {
       doc.font('bold').fontSize(9.5);
       doc.text(`${label}:`, MARGIN.left, y, { width: labelWidth, lineBreak: false });
-      doc.font('regular').fontSize(9.5);
-      y = writeWrapped(doc, value, MARGIN.left + labelWidth, y, CONTENT_WIDTH - labelWidth) + 2;
+      const valueX = MARGIN.left + labelWidth;
+      y = text.write(value, 'regular', 9.5, valueX, y, CONTENT_WIDTH - labelWidth) + 2;
     }
     y += 8;
     // The table's head: a grey band.
@@ -178,18 +171,14 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Uint8
   }
   input.participants.forEach((person, index) => {
     const cells = cellsOf(person, index + 1, input.language);
-    const layout = cells.map((text, column) => fitCell(doc, text, column));
+    const layout = cells.map((cell, column) => fitCell(text, cell, column));
     const height = Math.max(ROW_MIN, ...layout.map((l) => l.height + 2 * PAD));
     if (y + height > bottom) y = newPage();
     let x = MARGIN.left;
+    doc.fillColor('#000');
     layout.forEach((cell, column) => {
-      const width = COLUMNS[column]!;
-      doc
-        .font(column === 1 ? 'bold' : 'regular')
-        .fontSize(cell.size)
-        .fillColor('#000');
-      doc.text(cells[column]!, x + PAD, y + PAD, { width: width - 2 * PAD });
-      x += width;
+      text.draw(cell.lines, faceOf(column), cell.size, x + PAD, y + PAD);
+      x += COLUMNS[column]!;
     });
     drawRowLines(doc, y, height);
     y += height;
@@ -223,7 +212,7 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Uint8
   }
   doc.end();
   await ended;
-  return new Uint8Array(Buffer.concat(chunks));
+  return { bytes: new Uint8Array(Buffer.concat(chunks)), missing: [...text.missing] };
 }
 
 function cellsOf(person: ParticipantRecord, number: number, language: Language): string[] {
@@ -236,22 +225,24 @@ function cellsOf(person: ParticipantRecord, number: number, language: Language):
   return [String(number), name || '–', person.company ?? '', birthday];
 }
 
-/** The size a cell's text is set in: 10 pt up to two lines, else smaller (down to 7.5 pt). */
+/** The name is bold, the other cells regular. */
+const faceOf = (column: number): Face => (column === 1 ? 'bold' : 'regular');
+
+/** A cell's lines and size: 10 pt up to two lines, else smaller (down to 7.5 pt). */
 function fitCell(
-  doc: PDFKit.PDFDocument,
-  text: string,
+  text: PdfText,
+  cell: string,
   column: number,
-): { size: number; height: number } {
+): { lines: Line[]; size: number; height: number } {
   const width = COLUMNS[column]! - 2 * PAD;
-  doc.font(column === 1 ? 'bold' : 'regular');
-  let measured = { size: BODY_SIZE, height: 0 };
+  const face = faceOf(column);
+  let fitted = { lines: [] as Line[], size: BODY_SIZE, height: 0 };
   for (const size of [BODY_SIZE, 9, 8, 7.5]) {
-    doc.fontSize(size);
-    const height = doc.heightOfString(text, { width });
-    measured = { size, height };
-    if (height <= doc.currentLineHeight(true) * 2 + 0.5) break;
+    const lines = text.lines(cell, face, size, width);
+    fitted = { lines, size, height: lines.length * text.lineHeight(face, size) };
+    if (lines.length <= 2) break;
   }
-  return measured;
+  return fitted;
 }
 
 /** A row's frame: the line under it, the column rules, and the signature line. */
@@ -277,17 +268,4 @@ function drawRowLines(doc: PDFKit.PDFDocument, y: number, height: number): void 
     .lineTo(MARGIN.left + CONTENT_WIDTH - 8, y + height - 7)
     .stroke();
   doc.restore();
-}
-
-/** Writes wrapped text at (x, y) and answers the y below it. */
-function writeWrapped(
-  doc: PDFKit.PDFDocument,
-  text: string,
-  x: number,
-  y: number,
-  width: number,
-): number {
-  const height = doc.heightOfString(text, { width });
-  doc.text(text, x, y, { width });
-  return y + height;
 }

@@ -4,7 +4,9 @@
 import type { Sqlite } from '../db/sqlite';
 import { sql, type Kysely } from 'kysely';
 import { notFound } from '../core-error';
+import type { Replica } from '../db/open';
 import type { Database } from '../db/schema';
+import { participantCompany } from '../queries/courses';
 import { currentAttributes } from '../queries/record';
 import { berlinIsoDate, serviceInstant } from '../contract/service-time';
 
@@ -313,7 +315,7 @@ export interface ParticipantRecord {
 
 /** A course's participants by last and first name (German order), cancelled ones only when asked. */
 export async function readParticipants(
-  db: Kysely<Database>,
+  { db, sqlite }: Replica,
   courseId: string,
   includeCancelled: boolean,
 ): Promise<ParticipantRecord[]> {
@@ -327,6 +329,7 @@ export async function readParticipants(
       'p.status as status',
       'p.attended as attended',
       'co.name as company',
+      'p.company_id as companyId',
       'p.base as base',
       'p.pending as pending',
     ])
@@ -343,7 +346,7 @@ export async function readParticipants(
         id: row.id,
         firstName: row.firstName ?? '',
         lastName: row.lastName ?? '',
-        company: row.company,
+        company: participantCompany(sqlite, row),
         birthday: /^\d{4}-\d{2}-\d{2}$/.test(birthday) ? birthday : '',
         email: text(attributes.email),
         phone: text(attributes.phone),

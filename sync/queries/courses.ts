@@ -9,7 +9,7 @@ import type {
   QueryResults,
 } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, currentAttributes, prefixPattern } from './record';
+import { asBool, containsText, currentAttributes } from './record';
 
 function courseListQuery(db: Kysely<Database>) {
   return db
@@ -35,8 +35,8 @@ const listColumns = [
 
 /**
  * The filters courses.list and courses.days share, over `courses c`: a trainer (`self`: the
- * signed-in user; unknown yet: nobody) and a search on the title (anywhere) or the course number
- * (its start).
+ * signed-in user; unknown yet: nobody) and a search anywhere in the title or the course number,
+ * ignoring case and diacritics ("2026-46" and "fb-2026" find "EH-FB-2026-46").
  */
 function courseConditions(
   args: { trainerId?: string | undefined; search?: string | undefined },
@@ -50,9 +50,9 @@ function courseConditions(
     );
   }
   if (args.search?.trim()) {
-    const pattern = prefixPattern(args.search.trim());
+    const text = args.search.trim();
     conditions.push(
-      sql`(c.title LIKE ${`%${pattern}`} ESCAPE '\\' OR c.course_number LIKE ${pattern} ESCAPE '\\')`,
+      sql`(${containsText('c.title', text)} OR ${containsText('c.course_number', text)})`,
     );
   }
   return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
@@ -254,18 +254,26 @@ export async function listParticipations(
   const rows = await query.orderBy('p.last_name').orderBy('p.first_name').orderBy('p.id').execute();
   return rows.map(({ base, pending, ...row }) => ({
     ...row,
-    company:
-      row.company ??
-      (row.companyId === null ? null : queuedCompanyName(sqlite, row.id, row.companyId)),
+    company: participantCompany(sqlite, row),
     attended: asBool(row.attended),
     attributes: currentAttributes({ base, pending }),
   }));
 }
 
 /**
- * A company created with a walk-in's participation lives only in that queued operation's
- * `included` until the service has it: its name, so the list shows it at once.
+ * A participant's company: the replica's; or one created with a walk-in's participation, which
+ * lives only in that queued operation's `included` until the service has it, so that lists and
+ * exports show it at once.
  */
+export function participantCompany(
+  sqlite: Sqlite,
+  participation: { id: string; company: string | null; companyId: string | null },
+): string | null {
+  if (participation.company !== null || participation.companyId === null)
+    return participation.company;
+  return queuedCompanyName(sqlite, participation.id, participation.companyId);
+}
+
 function queuedCompanyName(
   sqlite: Sqlite,
   participationId: string,

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../db/rows';
-import { currentAttributes, prefixPattern, prefixRange } from './record';
+import { containsText, currentAttributes, prefixPattern, prefixRange } from './record';
 
 export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
   const rows = await db
@@ -164,7 +164,6 @@ export async function search(
 ): Promise<QueryResults['search']> {
   const text = args.text.trim();
   const starts = prefixPattern(text.toLocaleLowerCase('de'));
-  const contains = `%${prefixPattern(text)}`;
   const [people, courses, participants] = await Promise.all([
     db
       .selectFrom('users')
@@ -185,12 +184,7 @@ export async function search(
         'id',
         sql<string>`coalesce(course_number, '') || ' ' || coalesce(title, '')`.as('label'),
       ])
-      .where((eb) =>
-        eb.or([
-          sql<boolean>`title LIKE ${contains} ESCAPE '\\'`,
-          sql<boolean>`course_number LIKE ${contains} ESCAPE '\\'`,
-        ]),
-      )
+      .where((eb) => eb.or([containsText('title', text), containsText('course_number', text)]))
       .orderBy('first_date')
       .limit(args.limit)
       .execute(),

@@ -1,3 +1,6 @@
+import { sql, type RawBuilder } from 'kysely';
+import { FOLD_FUNCTION, foldForSearch } from '../db/search-fold';
+
 // Local truth of a record: the server's last version (base) with pending local changes on top.
 export interface StoredRecord {
   base: string;
@@ -26,4 +29,9 @@ export function prefixRange(prefix: string): [string, string] {
 /** A LIKE pattern matching values that start with `prefix` (wildcards in the input taken literally). */
 export function prefixPattern(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `column` holds `text` anywhere, ignoring case and diacritics (see foldForSearch). */
+export function containsText(column: string, text: string): RawBuilder<boolean> {
+  return sql<boolean>`instr(${sql.raw(FOLD_FUNCTION)}(${sql.ref(column)}), ${foldForSearch(text)}) > 0`;
 }

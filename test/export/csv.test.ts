@@ -1,7 +1,8 @@
 // CSV exports read back with a CSV parser (csv-parse) and compared with the replica's rows:
-// participants (umlauts, a name with `;` and a quote, formulas kept harmless) and volunteer hours
-// as the hours screen filters them, in the German style (;, decimal comma, dd.mm.yyyy) and the
-// other (,, decimal point, ISO dates).
+// participants (umlauts, a name with `;` and a quote, formulas kept harmless, a walk-in's new
+// company added offline), volunteer hours as the hours screen filters them, and course dates, in
+// the German style (;, decimal comma, dd.mm.yyyy) and the other (,, decimal point, ISO dates),
+// with words where the replica holds codes.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../sync/dispatch';
@@ -102,6 +103,39 @@ describe('participants CSV', () => {
     );
     expect(rows).toHaveLength(31);
     expect(rows.find((r) => r.Nachname === CANCELLED.last)?.Status).toBe('storniert');
+  });
+
+  it('has the new company of a walk-in added offline, before the service has it', async () => {
+    const dispatcher = createDispatcher(world.replica);
+    const created = await dispatcher.call('participation.create', {
+      courseId: world.courseId,
+      attributes: { first_name: 'Erika', last_name: 'Zugang' },
+      relationships: { company: { data: { type: 'company', id: 'new-1' } } },
+      included: [{ type: 'company', id: 'new-1', attributes: { name: 'Neue Firma Größe GmbH' } }],
+    });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const id = (created as { value: { id: string } }).value.id;
+    try {
+      const rows = readCsv(
+        (
+          await exportData(world.replica, {
+            format: 'csv',
+            what: 'participants',
+            courseId: world.courseId,
+          })
+        ).bytes,
+        ';',
+      );
+      expect(rows.find((r) => r.Nachname === 'Zugang')?.Firma).toBe('Neue Firma Größe GmbH');
+    } finally {
+      // Gone again for the tests after this one.
+      await dispatcher.call('outbox.discard', {
+        id: world.replica.sqlite
+          .prepare("SELECT id FROM outbox WHERE record_id = ? AND state <> 'done'")
+          .pluck()
+          .get(id) as number,
+      });
+    }
   });
 
   it('writes commas, points and ISO dates with the "," separator, headers in English', async () => {
@@ -222,5 +256,84 @@ describe('volunteer hours CSV', () => {
     expect(rows[0]!.Datum).toBe(expected[0]!.von.slice(0, 10));
     expect(rows.every((r) => !r.Stunden!.includes(','))).toBe(true);
     expect(rows.map((r) => Number(r.Stunden))).toEqual(expected.map((h) => h.stunden));
+  });
+
+  it('writes the occasion’s kind in words, German and English, never its code', async () => {
+    const kinds = world.replica.sqlite
+      .prepare(
+        `SELECT DISTINCT a.typ FROM helferstunden h JOIN helferstunden_anlaesse a ON a.id = h.anlass_id`,
+      )
+      .pluck()
+      .all() as string[];
+    expect(kinds.length).toBeGreaterThan(1);
+    const german = readCsv(
+      (await exportData(world.replica, { format: 'csv', what: 'hours' })).bytes,
+      ';',
+    );
+    const GERMAN: Record<string, string> = {
+      dienst: 'Dienst',
+      termin: 'Termin',
+      kurs: 'Kurs',
+      sonstiges: 'Sonstiges',
+    };
+    const ENGLISH: Record<string, string> = {
+      dienst: 'Duty',
+      termin: 'Appointment',
+      kurs: 'Course',
+      sonstiges: 'Other',
+    };
+    expect(new Set(german.map((r) => r['Art des Anlasses']))).toEqual(
+      new Set(kinds.map((kind) => GERMAN[kind])),
+    );
+    const english = readCsv(
+      (
+        await exportData(world.replica, {
+          format: 'csv',
+          what: 'hours',
+          separator: ',',
+          language: 'en',
+        })
+      ).bytes,
+      ',',
+    );
+    expect(new Set(english.map((r) => r['Kind of occasion']))).toEqual(
+      new Set(kinds.map((kind) => ENGLISH[kind])),
+    );
+  });
+});
+
+describe('course dates CSV', () => {
+  it('numbers a course’s dates in words no spreadsheet reads as a date', async () => {
+    const german = readCsv(
+      (
+        await exportData(world.replica, {
+          format: 'csv',
+          what: 'courses',
+          courseId: world.courseId,
+        })
+      ).bytes,
+      ';',
+    );
+    expect(german.map((r) => r.Termin)).toEqual(['1 von 2', '2 von 2']);
+    const english = readCsv(
+      (
+        await exportData(world.replica, {
+          format: 'csv',
+          what: 'courses',
+          courseId: world.dstCourseId,
+          separator: ',',
+          language: 'en',
+        })
+      ).bytes,
+      ',',
+    );
+    expect(english.map((r) => r['Date no.'])).toEqual(['1 of 4', '2 of 4', '3 of 4', '4 of 4']);
+    // Day and month, or month and day, the way spreadsheets take dates: none such.
+    const all = readCsv(
+      (await exportData(world.replica, { format: 'csv', what: 'courses' })).bytes,
+      ';',
+    );
+    expect(all.length).toBeGreaterThan(2);
+    expect(all.filter((r) => /^\d+\s*[/.-]\s*\d+$/.test(r.Termin!))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../../sync/dispatch';
 import { exportData } from '../../sync/export';
 import { temporaryFiles } from '../support/temp-files';
 import { CANCELLED, COURSE_TITLE, PEOPLE, exportWorld, type ExportWorld } from './fixture';
@@ -123,4 +124,74 @@ describe('attendance list (PDF)', () => {
       messages: { de: expect.stringContaining('Den Kurs 999999 gibt es im Replikat nicht') },
     });
   });
+});
+
+describe('names as the service has them, and walk-ins added offline', () => {
+  /** Walk-ins added here (not yet sent), each with a new company; discarded again afterwards. */
+  const WALK_INS = [
+    { first: 'Ǆemal', last: 'Ñúñez 日本', company: 'Ōsaka Bau 大阪 GmbH' },
+    { first: 'さくら', last: '张伟', company: 'Neue Firma Zugang' },
+    { first: 'Min-jun 민준', last: 'Kim', company: 'Seoul Handel' },
+  ];
+  const queued: number[] = [];
+
+  beforeAll(async () => {
+    const dispatcher = createDispatcher(world.replica);
+    for (const [index, person] of WALK_INS.entries()) {
+      const companyId = `new-${index + 1}`;
+      const outcome = await dispatcher.call('participation.create', {
+        courseId: world.courseId,
+        attributes: { first_name: person.first, last_name: person.last },
+        relationships: { company: { data: { type: 'company', id: companyId } } },
+        included: [{ type: 'company', id: companyId, attributes: { name: person.company } }],
+      });
+      expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+      const id = (outcome as { value: { id: string } }).value.id;
+      queued.push(
+        world.replica.sqlite
+          .prepare("SELECT id FROM outbox WHERE record_id = ? AND state <> 'done'")
+          .pluck()
+          .get(id) as number,
+      );
+    }
+  });
+  afterAll(async () => {
+    const dispatcher = createDispatcher(world.replica);
+    for (const id of queued) await dispatcher.call('outbox.discard', { id });
+  });
+
+  it.skipIf(!poppler)(
+    'prints every name and new company, a fallback font for what DejaVu lacks',
+    async () => {
+      const result = await attendance(world.courseId);
+      expect(result.count).toBe(PEOPLE.length + WALK_INS.length);
+      const file = join(ARTIFACTS, 'attendance-scripts.pdf');
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(file, result.bytes);
+      execFileSync('pdftoppm', ['-r', '80', '-png', file, join(ARTIFACTS, 'attendance-scripts')]);
+      // pdftotext writes compatibility forms apart (Ǆ as DŽ): compared in that form.
+      const squeeze = (text: string) => text.normalize('NFKC').replace(/\s+/g, '');
+      const raw = squeeze(execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }));
+      // The new companies live only in the queued walk-ins until the service has them.
+      expect(raw).toContain(squeeze('Neue Firma Zugang'));
+      expect(raw).toContain(squeeze('Seoul Handel'));
+      for (const text of ['Ǆemal', 'Ñúñez 日本', 'Ōsaka Bau 大阪 GmbH', 'さくら', '张伟'])
+        expect(raw, text).toContain(squeeze(text));
+    },
+  );
+
+  it.skipIf(!poppler)(
+    'marks what no font has and says so, never dropping it in silence',
+    async () => {
+      const result = await attendance(world.courseId);
+      const file = temp('marked.pdf');
+      writeFileSync(file, result.bytes);
+      const raw = execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' });
+      expect(raw.replace(/\s+/g, '')).toContain('Min-jun\uFFFD\uFFFD');
+      expect(result.note?.de).toContain('민 준');
+      expect(result.note?.en).toContain('민 준');
+      const english = await attendance(world.courseId, 'en');
+      expect(english.note).toEqual(result.note);
+    },
+  );
 });

@@ -24,6 +24,8 @@ let office: { replica: Replica; queries: TypedCaller; target: OracleTarget };
 let trainer: { replica: Replica; queries: TypedCaller; target: OracleTarget; id: string };
 /** The course date the test moved to a past day without the trainer's hours, and that day. */
 let taught: { courseId: string; dateId: string; day: string; title: string; number: string };
+/** The course the test named "Erste Hilfe für Bühnentechnik", number EH-FB-2026-46. */
+let renamedCourseId: string;
 
 const relatedId = (resource: Resource, name: string): string | null => {
   const data = (resource.relationships?.[name] as { data?: { id: string } | null } | undefined)
@@ -132,6 +134,14 @@ beforeAll(async () => {
     { relationships: { client: { type: 'client', id: client!.id } } },
     'PATCH',
   );
+  // A course named as an organisation might: a number searched by its middle, a title with umlauts.
+  const renamed = courses.find((c) => c.id !== course.id && c.attributes.status !== 'cancelled')!;
+  await admin(
+    `/records/course/${renamed.id}`,
+    { attributes: { title: 'Erste Hilfe für Bühnentechnik', course_number: 'EH-FB-2026-46' } },
+    'PATCH',
+  );
+  renamedCourseId = renamed.id;
   taught = {
     courseId: course.id,
     dateId,
@@ -241,13 +251,42 @@ describe('courses.days', () => {
     expect(byTitle.total).toBe(
       all.filter(
         (i) =>
-          i.title!.toLowerCase().includes(word) || i.courseNumber?.toLowerCase().startsWith(word),
+          i.title!.toLowerCase().includes(word) || i.courseNumber?.toLowerCase().includes(word),
       ).length,
     );
 
     const page = await office.queries.query('courses.days', { limit: 7, offset: 5 });
     expect(page.items.map((i) => i.dateId)).toEqual(all.slice(5, 12).map((i) => i.dateId));
     expect(page.total).toBe(all.length);
+  });
+
+  it('finds a text anywhere in the title or number, ignoring case and diacritics', async () => {
+    const all = (await office.queries.query('courses.list', { limit: 1000 })).items;
+    const plain = (text: string | null) =>
+      (text ?? '')
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase();
+    for (const text of ['46', '2026-46', 'FB-2026', 'fb-2026-4', 'BUHNEN', 'für bühnen', 'FUR B']) {
+      const found = await office.queries.query('courses.list', { search: text, limit: 1000 });
+      expect(
+        found.items.map((c) => c.id),
+        text,
+      ).toContain(renamedCourseId);
+      const expected = all.filter(
+        (c) => plain(c.title).includes(plain(text)) || plain(c.courseNumber).includes(plain(text)),
+      );
+      expect(found.items.map((c) => c.id).sort(), text).toEqual(expected.map((c) => c.id).sort());
+      const days = await office.queries.query('courses.days', { search: text, limit: 1000 });
+      expect(
+        days.items.map((d) => d.courseId),
+        text,
+      ).toContain(renamedCourseId);
+    }
+    const everywhere = await office.queries.query('search', { text: 'BUHNENTECHNIK' });
+    expect(everywhere.courses.map((c) => c.id)).toEqual([renamedCourseId]);
+    const none = await office.queries.query('courses.list', { search: '46-2026', limit: 1000 });
+    expect(none.items.map((c) => c.id)).not.toContain(renamedCourseId);
   });
 
   it('says at which row a day begins (anchorIndex), for any filter', async () => {

@@ -22,7 +22,11 @@ import type { GenerationContext } from './context';
 import type { CourseInfo, TimeSpan } from './courses';
 import type { Person, Personnel } from './personnel';
 
-/** Hour entries lie from 18 months before the anchor to three weeks after it. */
+/**
+ * Services and appointments lie from 18 months before the anchor to three weeks after it (the
+ * calendar plans ahead). Hours are entered after the work: only shifts that ended before the
+ * anchor have entries, and only those occasions exist.
+ */
 const FIRST_HOUR_DAY = -548;
 const LAST_HOUR_DAY = 21;
 const MINUTE_MS = 60_000;
@@ -78,9 +82,11 @@ export function generateHours(
   const events: EventRef[] = [];
   const entries: EntryPlan[] = [];
   for (const occasion of occasions) {
+    const planned = storeEvent(ctx, occasion, events);
+    if (!isOver(ctx, occasion.end)) continue;
     const anlass: ResourceRef = {
       type: 'helferstunden_anlass',
-      id: storeOccasion(ctx, occasion, events),
+      id: storeOccasion(ctx, occasion, planned),
     };
     for (const shift of occasion.shifts) {
       entries.push({
@@ -173,13 +179,18 @@ function eventOccasions(
         ? template.legacyHourType
         : template.hourType;
 
+    // Who is on duty is drawn for a future service too (the one seed gives the same past), but
+    // their hours are not entered yet.
     const people = new Set<Person>();
     for (const account of personnel.accounts) if (random.chance(accountShare)) people.add(account);
     const wanted = Math.min(remaining, Math.max(people.size, random.int(...template.helpers)));
     for (let attempt = 0; people.size < wanted && attempt < wanted * 4; attempt++) {
       people.add(ranking[Math.floor(random.next() ** 2 * ranking.length)]!);
     }
-    const shifts = [...people].slice(0, remaining).map((person) => ({ person, span }));
+    const worked = isOver(ctx, span.to);
+    const shifts = worked
+      ? [...people].slice(0, remaining).map((person) => ({ person, span }))
+      : [];
     remaining -= shifts.length;
     occasions.push({
       typ: kind,
@@ -215,21 +226,34 @@ function otherTemplate(ctx: GenerationContext): EventTemplate {
   };
 }
 
-function storeOccasion(ctx: GenerationContext, occasion: Occasion, events: EventRef[]): string {
-  const plannedAt = ctx.past(occasion.start - ctx.random.int(1, 30) * DAY_MS);
-  let referenz: ResourceRef | null = null;
-  if (occasion.typ === 'dienst' || occasion.typ === 'termin') {
-    const id = ctx.newId(occasion.typ);
-    const attributes: EventAttributes = {
-      titel: occasion.beschreibung,
-      beginn: ctx.dateTime(occasion.start),
-      ende: ctx.dateTime(occasion.end),
-      ort: occasion.ort,
-    };
-    ctx.put(occasion.typ, id, attributes, {}, plannedAt);
-    referenz = { type: occasion.typ, id };
-    events.push({ type: occasion.typ, id, titel: occasion.beschreibung });
-  }
+/** When an occasion was planned, and its service or appointment (none for courses and others). */
+interface Planned {
+  at: number;
+  event: ResourceRef | null;
+}
+
+/** A service or appointment is planned before it takes place, whether or not it has yet. */
+function storeEvent(ctx: GenerationContext, occasion: Occasion, events: EventRef[]): Planned {
+  const at = ctx.past(occasion.start - ctx.random.int(1, 30) * DAY_MS);
+  if (occasion.typ !== 'dienst' && occasion.typ !== 'termin') return { at, event: null };
+  const id = ctx.newId(occasion.typ);
+  const attributes: EventAttributes = {
+    titel: occasion.beschreibung,
+    beginn: ctx.dateTime(occasion.start),
+    ende: ctx.dateTime(occasion.end),
+    ort: occasion.ort,
+  };
+  ctx.put(occasion.typ, id, attributes, {}, at);
+  events.push({ type: occasion.typ, id, titel: occasion.beschreibung });
+  return { at, event: { type: occasion.typ, id } };
+}
+
+/** The occasion hours are entered for, referring to its service or appointment. */
+function storeOccasion(
+  ctx: GenerationContext,
+  occasion: Occasion,
+  { at: plannedAt, event: referenz }: Planned,
+): string {
   const anlassId = ctx.newId('helferstunden_anlass');
   const attributes: HelferstundenAnlassAttributes = {
     typ: occasion.typ,
@@ -241,10 +265,17 @@ function storeOccasion(ctx: GenerationContext, occasion: Occasion, events: Event
   return anlassId;
 }
 
-/** Hours are entered within days after the shift; planned future shifts a little before now. */
+/**
+ * Whether a shift ending at `end` is over before the anchor and its hours can be entered, also by
+ * whoever stays an hour longer (see enteredAt).
+ */
+function isOver(ctx: GenerationContext, end: number): boolean {
+  return end + 2 * HOUR_MS <= ctx.anchorInstant;
+}
+
+/** Hours are entered within days after the shift, once whoever stayed an hour longer has left. */
 function enteredAt(ctx: GenerationContext, span: TimeSpan): number {
-  if (span.from > ctx.anchorInstant) return ctx.recent(10);
-  return ctx.past(span.to + ctx.random.int(30, 5 * 24 * 60) * MINUTE_MS);
+  return ctx.past(span.to + ctx.random.int(90, 5 * 24 * 60) * MINUTE_MS);
 }
 
 function storeEntry(ctx: GenerationContext, entry: EntryPlan): void {
@@ -257,10 +288,9 @@ function storeEntry(ctx: GenerationContext, entry: EntryPlan): void {
   const leaving = random.next();
   if (shortenable && leaving < 0.1) bis -= 30 * MINUTE_MS;
   else if (leaving < 0.2) bis += random.pick([30, 60]) * MINUTE_MS;
-  const planned = von > ctx.anchorInstant;
-  const openEnded = planned ? random.chance(0.5) : random.chance(0.02);
+  const openEnded = random.chance(0.02);
   const recent = von > ctx.anchorInstant - 14 * DAY_MS;
-  const freigegeben = !planned && random.chance(recent ? 0.4 : 0.93);
+  const freigegeben = random.chance(recent ? 0.4 : 0.93);
   const updatedAt = freigegeben
     ? ctx.past(entry.createdAt + random.int(1, 10 * 24) * HOUR_MS)
     : entry.createdAt;
