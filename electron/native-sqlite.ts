@@ -1,9 +1,9 @@
-// better-sqlite3 for the Electron app's ABI (one install serves Node and Electron; see README,
-// "Desktop app"): the build `npm run build:native-electron` made for the installed Electron is
-// loaded for the replica (openReplica's nativeBinding, also in the sync's worker threads through
-// VORORT_SQLITE_BINDING) and, by answering better-sqlite3's own lookup of its compiled file
-// (the `bindings` package) in this thread, for the demo's sandbox, which opens its database
-// without the option. Plain Node: tested in a child process with Node's own build.
+// better-sqlite3 for the Electron app's ABI (one install serves Node and Electron; see docs/app.md,
+// "One install, two ABIs"): the build `npm run build:native-electron` made for the installed
+// Electron is loaded for the replica (openReplica's nativeBinding, also in the sync's worker
+// threads through VORORT_SQLITE_BINDING) and, by answering better-sqlite3's own lookup of its
+// compiled file (the `bindings` package) in this thread, for the demo's sandbox, which opens its
+// database without the option. Plain Node: tested in a child process with Node's own build.
 import { existsSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

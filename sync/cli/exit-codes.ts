@@ -1,4 +1,4 @@
-// Exit codes of the CLI, so scripts can tell failures apart (README "Command line", `--help`).
+// Exit codes of the CLI, so scripts can tell failures apart (docs/command-line.md, `--help`).
 import { ApiError } from '../api';
 import { ReplicaError } from '../db/open';
 import { SyncLockedError } from '../db/sync-lock';
@@ -19,7 +19,7 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
-/** The exit codes as `vorort sync --help` and the README list them. */
+/** The exit codes as `vorort sync --help` and docs/command-line.md list them. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    some collections or items failed (the rest is applied)
