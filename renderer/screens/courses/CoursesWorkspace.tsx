@@ -16,6 +16,7 @@ import { ExportButton } from '../../components/ExportButton';
 import { CALL_READS, type CourseDayItem } from '../../contract';
 import { datePattern, ISO_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
+import { dialogOpen, isTyping } from '../../keyboard';
 import { formatDate, serviceDay } from '../../format';
 import { useApp, useSync, useTablesVersion } from '../../stores';
 import { CourseDetail } from './CourseDetail';
@@ -28,21 +29,6 @@ import './courses.css';
 const TWO_PANES_FROM = 980;
 const DAYS_BACK = 14;
 const DEFAULT_MONTHS_AHEAD = 3;
-
-/** True when a key goes to something that takes text (a "/" there is a character). */
-export function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement)
-    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-  return false;
-}
-
-/** A modal dialog is open: the workspace's shortcuts rest. */
-export function dialogOpen(): boolean {
-  return document.querySelector('dialog[open]') !== null;
-}
 
 /** Keeps the element as tall as the window leaves below its top, and says how wide it is. */
 function useFill(ref: RefObject<HTMLElement | null>): number {

@@ -20,7 +20,7 @@ import { errorText } from '../../errors';
 import { isNewChord, newShortcut } from '../../shortcuts';
 import { AddParticipantDialog } from './AddParticipantDialog';
 import { CancelDialog } from './CancelDialog';
-import { dialogOpen, isTyping } from './CoursesWorkspace';
+import { dialogOpen, isTyping } from '../../keyboard';
 import { attendanceOf } from './logic';
 import { ParticipantRow } from './ParticipantRow';
 import { fieldKey, useAttendance, type EditField } from './useAttendance';

@@ -21,6 +21,7 @@ import {
 import { amountText } from './draft';
 import { HoursDialog, type HoursDialogRequest } from './HoursDialog';
 import { HoursList } from './HoursList';
+import { dialogOpen, isTyping } from '../../keyboard';
 import './hours.css';
 
 type Suggestion = QueryResults['hours.suggestions'][number];
@@ -88,9 +89,7 @@ export function HoursWorkspace() {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.metaKey) return;
       if (event.key !== 'n' && event.key !== 'N') return;
-      const target = event.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
-      if (document.querySelector('dialog[open]')) return;
+      if (isTyping(event.target) || dialogOpen()) return;
       event.preventDefault();
       setDialog({ mode: 'create' });
     };
