@@ -1,0 +1,140 @@
+// The hours area's commands: hours entries (helferstunden.*) and their occasions
+// (helferstunden_anlass.*), with their schemas and their writes.
+// Imports zod and the contract only: the renderer (a browser) imports it through sync/contract.ts.
+import { z } from 'zod';
+import {
+  amount,
+  date,
+  dateTime,
+  ids,
+  named,
+  nonBlank,
+  requireChange,
+  say,
+  text,
+  toOne,
+  type WriteSpecs,
+} from './schema-kit';
+
+// ---------------------------------------------------------------------------------------------
+// helferstunden, helferstunden_anlass
+
+const hoursAttributes = z
+  .object({
+    von: dateTime,
+    /** null: open end. */
+    bis: dateTime.nullable(),
+    stunden: z.number().positive().max(1000),
+    anfahrt_km: amount.nullable(),
+    freies_zahlenfeld: z.number().nullable(),
+    bemerkung: text,
+    /** Approval: the service lets only office staff set it. */
+    freigegeben: z.boolean(),
+  })
+  .partial();
+const HOURS_READ_ONLY = { created_at: 'service', updated_at: 'service' } as const;
+const hoursRelationships = z
+  .object({
+    anlass: toOne('helferstunden_anlass', ids.record),
+    typ: toOne('helferstunden_typ', ids.service),
+    user: toOne('user', ids.user),
+  })
+  .partial();
+
+/** An end before the start is refused when both are in the same command. */
+function endAfterStart(
+  args: { attributes?: { von?: string; bis?: string | null } },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const { von, bis } = args.attributes ?? {};
+  if (typeof von === 'string' && typeof bis === 'string' && Date.parse(bis) < Date.parse(von))
+    say(ctx, ['attributes', 'bis'], 'bis lies before von', 'bis liegt vor von');
+}
+
+export const ANLASS_TYPES = ['dienst', 'termin', 'kurs', 'sonstiges'] as const;
+const anlassAttributes = z
+  .object({ typ: z.enum(ANLASS_TYPES), beschreibung: nonBlank, datum: date })
+  .partial();
+const ANLASS_READ_ONLY = { updated_at: 'service' } as const;
+
+// ---------------------------------------------------------------------------------------------
+// The commands
+
+export const commands = {
+  'helferstunden.create': z
+    .strictObject({
+      attributes: named('helferstunden', 'attribute', hoursAttributes, {
+        required: ['von', 'stunden'],
+        readOnly: HOURS_READ_ONLY,
+      }),
+      relationships: named('helferstunden', 'relationship', hoursRelationships, {
+        required: ['anlass', 'typ'],
+      }),
+    })
+    .superRefine(endAfterStart),
+  'helferstunden.update': z
+    .strictObject({
+      id: ids.record,
+      attributes: named('helferstunden', 'attribute', hoursAttributes, {
+        readOnly: HOURS_READ_ONLY,
+      }).optional(),
+      relationships: named('helferstunden', 'relationship', hoursRelationships).optional(),
+    })
+    .superRefine(requireChange('attributes', 'relationships'))
+    .superRefine(endAfterStart),
+  'helferstunden.delete': z.strictObject({ id: ids.record }),
+
+  'helferstunden_anlass.create': z.strictObject({
+    attributes: named('helferstunden_anlass', 'attribute', anlassAttributes, {
+      required: ['typ', 'beschreibung'],
+      readOnly: ANLASS_READ_ONLY,
+    }),
+  }),
+  'helferstunden_anlass.update': z
+    .strictObject({
+      id: ids.record,
+      attributes: named('helferstunden_anlass', 'attribute', anlassAttributes, {
+        readOnly: ANLASS_READ_ONLY,
+      }),
+    })
+    .superRefine(requireChange('attributes')),
+} as const;
+
+/** Where each write goes: resource type, method and path (merged into WRITE_COMMANDS). */
+export const writes: WriteSpecs<typeof commands> = {
+  'helferstunden.create': {
+    type: 'helferstunden',
+    verb: 'create',
+    method: 'POST',
+    path: () => '/helferstunden',
+    documentType: 'helferstunden',
+  },
+  'helferstunden.update': {
+    type: 'helferstunden',
+    verb: 'update',
+    method: 'PATCH',
+    path: ({ id }) => `/helferstunden/${id}`,
+    documentType: 'helferstunden',
+  },
+  'helferstunden.delete': {
+    type: 'helferstunden',
+    verb: 'delete',
+    method: 'DELETE',
+    path: ({ id }) => `/helferstunden/${id}`,
+    documentType: null,
+  },
+  'helferstunden_anlass.create': {
+    type: 'helferstunden_anlass',
+    verb: 'create',
+    method: 'POST',
+    path: () => '/helferstunden/anlass',
+    documentType: 'helferstunden_anlass',
+  },
+  'helferstunden_anlass.update': {
+    type: 'helferstunden_anlass',
+    verb: 'update',
+    method: 'PATCH',
+    path: ({ id }) => `/helferstunden/anlass/${id}`,
+    documentType: 'helferstunden_anlass',
+  },
+};
