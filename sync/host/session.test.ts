@@ -129,7 +129,7 @@ describe('the app session', () => {
       // A local write is a data change at once: the screens read again, in every window.
       expect(events.slice(beforeWrite)).toContainEqual({
         type: 'data.changed',
-        collections: ['benachrichtigung'],
+        tables: ['benachrichtigungen', 'outbox'],
       });
       await call(session, 'sync.now');
       await until(
