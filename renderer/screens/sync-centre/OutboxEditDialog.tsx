@@ -6,76 +6,16 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { commands, type CommandName, type OutboxEntry } from '../../contract';
-import { Combobox, type ComboboxOption } from '../../components/Combobox';
-import { DateField, TimeField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
-import { Field, InputField, SelectField } from '../../components/Field';
-import { checkCommand, sendCommand, useQuery, type FieldErrors } from '../../data';
+import { checkCommand, sendCommand, type FieldErrors } from '../../data';
 import { ISO_DAY, showDay, TIME_OF_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
-import { formatDate, serviceDay, serviceTime, toServiceDateTime } from '../../format';
-import {
-  fieldName,
-  isDateText,
-  isDateTimeText,
-  operationText,
-  subjectDetail,
-  valueText,
-  words,
-} from './describe';
-
-type Draft =
-  | { kind: 'text'; text: string; wasNull: boolean }
-  | { kind: 'number'; text: string; wasNull: boolean }
-  | { kind: 'boolean'; checked: boolean }
-  | { kind: 'date'; day: string }
-  | { kind: 'dateTime'; day: string; time: string }
-  | { kind: 'fixed'; value: unknown };
-
-function draftOf(value: unknown): Draft {
-  if (typeof value === 'boolean') return { kind: 'boolean', checked: value };
-  if (typeof value === 'number') return { kind: 'number', text: String(value), wasNull: false };
-  if (isDateTimeText(value))
-    return { kind: 'dateTime', day: serviceDay(value), time: serviceTime(value) };
-  if (isDateText(value)) return { kind: 'date', day: value };
-  if (typeof value === 'string') return { kind: 'text', text: value, wasNull: false };
-  if (value === null) return { kind: 'text', text: '', wasNull: true };
-  return { kind: 'fixed', value };
-}
-
-/** "1,5" and "1.5" both mean one and a half. */
-function parseNumber(text: string): number | null {
-  const normal = text.trim().replace(',', '.');
-  if (normal === '' || !/^-?\d*(\.\d+)?$/.test(normal)) return null;
-  const value = Number(normal);
-  return Number.isFinite(value) ? value : null;
-}
+import { serviceDay, toServiceDateTime } from '../../format';
+import { fieldName, operationText, subjectDetail, valueText, words } from './describe';
+import { DraftField, draftOf, parseNumber, type Draft } from './DraftField';
+import { HourTypePicker, linkError, OccasionPicker, PICKERS, targetOf } from './LinkPickers';
 
 type Args = Record<string, unknown> & { attributes?: Record<string, unknown> };
-
-/** Links a person may change here, per command, with the picker each gets. */
-type Picker = 'hourType' | 'occasion';
-const PICKERS: Partial<Record<string, Record<string, Picker>>> = {
-  'helferstunden.create': { typ: 'hourType', anlass: 'occasion' },
-  'helferstunden.update': { typ: 'hourType', anlass: 'occasion' },
-};
-
-/** A to-one link's target: `{ data: { type, id } }`, else null. */
-function targetOf(value: unknown): { type: string; id: string } | null {
-  const data = (value as { data?: unknown } | null)?.data as { type?: unknown; id?: unknown };
-  return data && typeof data.type === 'string' && typeof data.id === 'string'
-    ? { type: data.type, id: data.id }
-    : null;
-}
-
-/** The error of a link's path (`relationships.typ`, `relationships.typ.data.id`, …). */
-function linkError(errors: FieldErrors, name: string): string | null {
-  const prefix = `relationships.${name}`;
-  const found = Object.entries(errors).find(
-    ([path]) => path === prefix || path.startsWith(`${prefix}.`),
-  );
-  return found ? found[1] : null;
-}
 
 export function OutboxEditDialog({
   entry,
@@ -384,89 +324,6 @@ function EditForm({
   );
 }
 
-/**
- * An hours entry's type: the active types of the replica (the service takes new entries only with
- * one); the type the operation has, when no longer active, stays shown as such until changed.
- */
-function HourTypePicker(props: {
-  name: string;
-  value: string;
-  error: string | null;
-  onChange(id: string): void;
-}) {
-  const { t } = useTranslation();
-  const types = useQuery('hours.types', { activeOnly: false });
-  const all = types.data ?? [];
-  const current = all.find((type) => type.id === props.value);
-  const choices = all.filter((type) => type.aktiv);
-  return (
-    <SelectField
-      label={fieldName(t, props.name)}
-      value={props.value}
-      error={props.error}
-      data-testid={`outbox-edit-${props.name}`}
-      onChange={(event) => props.onChange(event.target.value)}
-    >
-      {current?.aktiv ? null : (
-        <option value={props.value}>
-          {types.data
-            ? t('syncCentre.edit.inactive', { name: current?.bezeichnung ?? props.value })
-            : props.value}
-        </option>
-      )}
-      {choices.map((type) => (
-        <option key={type.id} value={type.id}>
-          {type.bezeichnung ?? type.id}
-        </option>
-      ))}
-    </SelectField>
-  );
-}
-
-/** An hours entry's occasion: searched in the replica's occasions as one types. */
-function OccasionPicker(props: {
-  name: string;
-  value: string;
-  text: string;
-  error: string | null;
-  onChange(id: string): void;
-}) {
-  const { t, i18n } = useTranslation();
-  const [text, setText] = useState(props.text);
-  const [search, setSearch] = useState('');
-  const occasions = useQuery('hours.occasions', { search: search || undefined, limit: 30 });
-  const options: ComboboxOption[] = (occasions.data ?? []).map((occasion) => ({
-    id: occasion.id,
-    label: occasion.beschreibung ?? occasion.id,
-    detail: [
-      occasion.typ ? t(`hours.anlassTyp.${occasion.typ}`, { defaultValue: occasion.typ }) : null,
-      occasion.datum ? formatDate(occasion.datum, i18n.language) : null,
-    ]
-      .filter(Boolean)
-      .join(' · '),
-  }));
-  return (
-    <Combobox
-      label={fieldName(t, props.name)}
-      inputValue={text}
-      onInputChange={(next) => {
-        setText(next);
-        setSearch(next);
-      }}
-      options={options}
-      selectedId={props.value}
-      onSelect={(option) => {
-        setText(option.label);
-        props.onChange(option.id);
-      }}
-      error={props.error}
-      hint={t('syncCentre.edit.occasionHint')}
-      loading={occasions.loading}
-      data-testid={`outbox-edit-${props.name}`}
-    />
-  );
-}
-
 function FactRow({ name, value }: { name: string; value: string }) {
   return (
     <>
@@ -474,97 +331,4 @@ function FactRow({ name, value }: { name: string; value: string }) {
       <dd className="mono">{value}</dd>
     </>
   );
-}
-
-function DraftField({
-  name,
-  draft,
-  error,
-  onChange,
-}: {
-  name: string;
-  draft: Draft;
-  error: string | null;
-  onChange(draft: Draft): void;
-}) {
-  const { t, i18n } = useTranslation();
-  const label = fieldName(t, name);
-  const testId = `outbox-edit-${name}`;
-  switch (draft.kind) {
-    case 'boolean':
-      return (
-        <Field label={label} error={error} data-testid={`${testId}-field`}>
-          {(control) => (
-            <span className="check">
-              <input
-                {...control}
-                type="checkbox"
-                checked={draft.checked}
-                data-testid={testId}
-                onChange={(event) => onChange({ ...draft, checked: event.target.checked })}
-              />
-              <span aria-hidden="true">{t('syncCentre.edit.yes')}</span>
-            </span>
-          )}
-        </Field>
-      );
-    case 'number':
-      return (
-        <InputField
-          label={label}
-          error={error}
-          inputMode="decimal"
-          value={draft.text}
-          data-testid={testId}
-          onChange={(event) => onChange({ ...draft, text: event.target.value })}
-        />
-      );
-    case 'text':
-      return (
-        <InputField
-          label={label}
-          error={error}
-          value={draft.text}
-          placeholder={draft.wasNull ? t('syncCentre.edit.empty') : undefined}
-          data-testid={testId}
-          onChange={(event) => onChange({ ...draft, text: event.target.value })}
-        />
-      );
-    case 'date':
-      return (
-        <DateField
-          label={label}
-          error={error}
-          value={draft.day}
-          data-testid={testId}
-          onValueChange={(day) => onChange({ ...draft, day })}
-        />
-      );
-    case 'dateTime':
-      return (
-        <fieldset className="outbox-edit-datetime">
-          <legend>{label}</legend>
-          <DateField
-            label={t('syncCentre.edit.date')}
-            error={error}
-            value={draft.day}
-            data-testid={`${testId}-date`}
-            onValueChange={(day) => onChange({ ...draft, day })}
-          />
-          <TimeField
-            label={t('syncCentre.edit.time')}
-            value={draft.time}
-            data-testid={`${testId}-time`}
-            onValueChange={(time) => onChange({ ...draft, time })}
-          />
-        </fieldset>
-      );
-    case 'fixed':
-      return (
-        <div className="field">
-          <span className="outbox-edit-fixed">{label}</span>
-          <span className="mono">{valueText(t, draft.value, i18n.language)}</span>
-        </div>
-      );
-  }
 }

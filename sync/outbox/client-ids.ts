@@ -1,0 +1,28 @@
+// Whether the service takes ids made by the client for a type (probed once, remembered): a create
+// with its own id can be sent again safely, as the service tells a repeat by it (409).
+import { randomUUID } from 'node:crypto';
+import type { Sqlite } from '../db/sqlite';
+import type { OutboxRow } from './operations';
+import { prepared } from './statements';
+
+export const CLIENT_ID_REFUSED = 'client_generated_id';
+
+export function clientIdFor(sqlite: Sqlite, op: OutboxRow): string | null {
+  const accepted = prepared(sqlite, 'SELECT accepted FROM client_ids WHERE record_type = ?')
+    .pluck()
+    .get(op.record_type) as number | undefined;
+  if (accepted === 0) return null;
+  return op.client_id ?? randomUUID();
+}
+
+export function rememberClientIds(
+  sqlite: Sqlite,
+  type: string,
+  accepted: boolean,
+  now: string,
+): void {
+  prepared(
+    sqlite,
+    'INSERT OR REPLACE INTO client_ids (record_type, accepted, probed_at) VALUES (?, ?, ?)',
+  ).run(type, accepted ? 1 : 0, now);
+}
