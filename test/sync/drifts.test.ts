@@ -270,7 +270,96 @@ describe('drifts', () => {
       await replica.close();
     }
   });
+
+  it('a participation cancelled or edited and a custom field deleted right after a sync show after --full', async () => {
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    const target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
+    // A course of the near window made for this test, with two participants and a custom field.
+    const tomorrow = new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 10);
+    const course = await write(target, 'POST', '/courses', {
+      data: {
+        type: 'course',
+        attributes: { title: 'Gleich danach', max_participants: 12 },
+        relationships: {
+          course_type: { data: { type: 'course_type', id: '1' } },
+          dates: { data: [{ type: 'course_date', id: 'new-1' }] },
+        },
+      },
+      included: [
+        {
+          type: 'course_date',
+          id: 'new-1',
+          attributes: { from: `${tomorrow}T09:00:00+00:00`, to: `${tomorrow}T16:00:00+00:00` },
+        },
+      ],
+    });
+    const participant = (last: string) =>
+      write(target, 'POST', `/courses/${course.id}/participations`, {
+        data: { type: 'participation', attributes: { first_name: 'Erika', last_name: last } },
+        included: [],
+      });
+    const cancelled = await participant('Absage');
+    const edited = await participant('Alt');
+    const field = await write(target, 'POST', `/courses/${course.id}/customfields`, {
+      data: { type: 'customfield', attributes: { name: 'Parkplatz', field_type: 'text' } },
+    });
+    const api = createApiClient({
+      baseUrl: sandbox.baseUrl,
+      tokens: staticToken(office.accessToken),
+    });
+    const replica = openReplica(join(dir, 'full-right-after.sqlite'));
+    try {
+      // The default bounds: a course confirmed less than a minute ago is one an ordinary sync skips.
+      const fullSync = () => runSync({ api, replica, options: { profile: 'office', full: true } });
+      expect((await fullSync()).ok).toBe(true);
+      const row = (sql: string, id: string) => replica.sqlite.prepare(sql).get(id);
+      expect(row('SELECT status FROM participations WHERE id = ?', cancelled.id)).toEqual({
+        status: 'registered',
+      });
+      expect(row('SELECT id FROM customfields WHERE id = ?', field.id)).toBeDefined();
+
+      await write(target, 'POST', `/courses/${course.id}/participations/${cancelled.id}/cancel`, {
+        data: { type: 'cancellation', attributes: { reason: 'krank' } },
+      });
+      await write(target, 'PATCH', `/courses/${course.id}/participations/${edited.id}`, {
+        data: { type: 'participation', id: edited.id, attributes: { last_name: 'Neu' } },
+      });
+      await write(target, 'DELETE', `/courses/${course.id}/customfields/${field.id}`);
+      expect((await fullSync()).ok).toBe(true);
+
+      expect(row('SELECT status FROM participations WHERE id = ?', cancelled.id)).toEqual({
+        status: 'cancelled',
+      });
+      expect(row('SELECT last_name FROM participations WHERE id = ?', edited.id)).toEqual({
+        last_name: 'Neu',
+      });
+      expect(row('SELECT id FROM customfields WHERE id = ?', field.id)).toBeUndefined();
+    } finally {
+      await replica.close();
+    }
+  });
 });
+
+/** A write through the service's interface, as another user makes it; answers the record written. */
+async function write(
+  target: { baseUrl: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ id: string }> {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      'content-type': 'application/vnd.api+json',
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  if (response.status === 204) return { id: '' };
+  return ((await response.json()) as { data: { id: string } }).data;
+}
 
 function courseOf(date: { relationships: Record<string, unknown> }): string {
   return (date.relationships.course as { id: string }).id;
