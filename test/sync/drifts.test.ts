@@ -9,7 +9,7 @@ import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
 import { callOrThrow, createDispatcher } from '../../sync/dispatch';
 import { runSync } from '../../sync/pull/engine';
-import { EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
+import { DEFAULT_SYNC_OPTIONS, EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -338,6 +338,113 @@ describe('drifts', () => {
       await replica.close();
     }
   });
+
+  it.each(['office', 'trainer'] as const)(
+    'an hour type deactivated on the service that no entry uses stops being offered to the %s, and comes back when activated again',
+    async (profile) => {
+      const user = sandbox.users.find((u) => u.role === profile)!;
+      // A type no entry uses: only the own settings' list of active types tells of it.
+      const typeId = `9${profile.length}`;
+      const putType = (aktiv: boolean) =>
+        sandbox.store.put({
+          type: 'helferstunden_typ',
+          id: typeId,
+          attributes: { bezeichnung: `Wasserwacht ${profile}`, aktiv },
+          relationships: {},
+        });
+      putType(true);
+      const api = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(user.accessToken),
+      });
+      const replica = openReplica(join(dir, `hour-type-${profile}.sqlite`));
+      try {
+        const dispatcher = createDispatcher(replica);
+        const offered = async () =>
+          (await callOrThrow(dispatcher, 'hours.types', { activeOnly: true })).map((t) => t.id);
+        const sync = async (options: { full?: boolean } = {}) =>
+          expect(
+            (
+              await runSync({
+                api,
+                replica,
+                options: { profile, ...EVERY_ITEM_EVERY_SYNC, ...options },
+              })
+            ).ok,
+          ).toBe(true);
+        await sync();
+        expect(await offered()).toContain(typeId);
+
+        putType(false);
+        await sync();
+        expect(await offered()).not.toContain(typeId);
+        await sync({ full: true });
+        expect(await offered()).not.toContain(typeId);
+
+        putType(true);
+        await sync();
+        expect(await offered()).toContain(typeId);
+      } finally {
+        await replica.close();
+        sandbox.store.remove('helferstunden_typ', typeId);
+      }
+    },
+  );
+
+  it.each([
+    { what: 'lists no active type', file: 'empty', typen: { data: [] } },
+    { what: 'leaves its list of types out', file: 'absent', typen: undefined },
+  ])(
+    'a settings answer that $what deactivates no type (a broken answer must not take them all)',
+    async ({ file, typen }) => {
+      const office = sandbox.users.find((u) => u.role === 'office')!;
+      let broken = false;
+      // The own settings as a broken service would send them, once `broken` is set.
+      const settingsAnswer: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        if (!broken || !url.pathname.endsWith('/helferstunden/einstellungen/selbst'))
+          return response;
+        const document = (await response.json()) as {
+          data: { relationships: Record<string, unknown> };
+        };
+        const { typen: _listed, ...others } = document.data.relationships;
+        document.data.relationships = typen ? { ...others, typen } : others;
+        return new Response(JSON.stringify(document), {
+          status: response.status,
+          headers: response.headers,
+        });
+      };
+      const api = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(office.accessToken),
+        fetch: settingsAnswer,
+      });
+      const replica = openReplica(join(dir, `hour-types-${file}.sqlite`));
+      try {
+        // Syncs that read the settings every time, and after the first no hour entry (none
+        // changed, no history window due yet), whose included types would tell the truth.
+        const freshnessHours = { ...DEFAULT_SYNC_OPTIONS.freshnessHours, reference: 0 };
+        const sync = async () =>
+          expect(
+            (await runSync({ api, replica, options: { profile: 'office', freshnessHours } })).ok,
+          ).toBe(true);
+        const active = () =>
+          replica.sqlite
+            .prepare('SELECT id FROM helferstunden_typen WHERE aktiv = 1 ORDER BY id')
+            .pluck()
+            .all();
+        await sync();
+        const before = active();
+        expect(before.length).toBeGreaterThan(1);
+        broken = true;
+        await sync();
+        expect(active()).toEqual(before);
+      } finally {
+        await replica.close();
+      }
+    },
+  );
 });
 
 /** A write through the service's interface, as another user makes it; answers the record written. */
