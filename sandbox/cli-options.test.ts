@@ -102,7 +102,8 @@ describe('sandbox option parsers', () => {
   it('reads the shapes', () => {
     expect(parseShapesOption('uniform')).toBe('uniform');
     expect(parseShapesOption('real')).toBe('real');
-    expect(refusal(() => parseShapesOption('Real'))).toMatch(/"uniform".*"real"/);
+    expect(parseShapesOption('robust')).toBe('robust');
+    expect(refusal(() => parseShapesOption('Real'))).toMatch(/"uniform".*"real".*"robust"/);
   });
 });
 
@@ -131,7 +132,7 @@ describe('vorort sandbox --shapes', () => {
     const result = run(['--shapes', 'odd']);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/--shapes.*"uniform".*"real"/);
+    expect(result.stderr).toMatch(/--shapes.*"uniform".*"real".*"robust"/);
   });
 
   it('is listed under --help with its default, beside the unreadable fault', () => {

@@ -84,7 +84,12 @@ function humanSummary(sandbox: RunningSandbox, options: SandboxCommandOptions): 
     ...sandbox.users.map((user) => [user.name, user.role, user.id, user.accessToken]),
   ]);
   const data = options.data ? `kept in ${options.data}` : 'in memory';
-  const shapes = options.shapes === 'real' ? ', shapes of the real service' : '';
+  const shapes =
+    options.shapes === 'real'
+      ? ', shapes of the real service'
+      : options.shapes === 'robust'
+        ? ', shapes for robustness tests'
+        : '';
   const clientIds = options.clientIds ? ', client-generated ids accepted' : '';
   return `Vorort sandbox: demo data "${options.scale}", seed ${options.seed}, ${data}${shapes}${clientIds}
 
@@ -206,7 +211,7 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option(
       '--shapes <shapes>',
-      'uniform: every answer in one shape; real: answers vary per record and field as the real service\'s do (null, "" or absent for empty values, numbers for digit-only phones, extra attributes, other type spellings), seeded by --seed',
+      'uniform: every answer in one shape; real: answers vary per record and field only as public sources show the real service\'s do (an empty date also as 0000-00-00); robust: also in shapes no public source shows, for a client\'s tolerance (null, "" or absent for empty values, numbers for digit-only phones, a one-item list as its item, extra attributes, other type spellings); both seeded by --seed',
       parseShapesOption,
       'uniform',
     )

@@ -26,7 +26,7 @@ import { parseRateLimit, type RateLimitSpec } from './http/rate-limit';
 import { type LoggedRequest, RequestLog } from './http/request-log';
 
 export type { LoggedRequest } from './http/request-log';
-import { parseShapes, RealShapes, type Shapes } from './http/shapes';
+import { parseShapes, ShapeVariation, type Shapes } from './http/shapes';
 import { AnswerVariation, type UnreadableForm } from './http/variation';
 import { createViews } from './http/views';
 
@@ -53,8 +53,9 @@ export interface SandboxOptions {
    */
   faults?: string | FaultRates;
   /**
-   * `uniform` (default): every answer as today. `real`: answers vary their shapes as the real
-   * service's do, seeded by `seed` (see sandbox/RESOURCES.md, "Shapes of the real service").
+   * `uniform` (default): every answer as today. `real`: answers vary their shapes as public
+   * sources show the real service's do; `robust`: also in shapes no public source shows, to
+   * test a client's tolerance. Seeded by `seed` (see sandbox/RESOURCES.md, "Shapes of answers").
    */
   shapes?: Shapes;
   /** Delay of a `slow` fault in ms; default 3000. */
@@ -226,7 +227,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const coursesLicensed = !options.withoutCourses;
     const seed = options.seed ?? 1;
     const variation = new AnswerVariation(links, {
-      ...(options.shapes === 'real' ? { shapes: new RealShapes(seed) } : {}),
+      ...(options.shapes && options.shapes !== 'uniform'
+        ? { shapes: new ShapeVariation(seed, options.shapes) }
+        : {}),
       unreadableRate: faults?.unreadable ?? 0,
       seed,
     });
