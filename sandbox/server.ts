@@ -10,7 +10,7 @@ import { isLoopbackHost } from './admin/guard';
 import { Journal, JournaledStore } from './admin/journal';
 import { ADMIN_PATH, adminPlugin } from './admin/plugin';
 import { listAccounts } from './auth/accounts';
-import { createAuthService } from './auth/index';
+import { checkRegistrations, createAuthService, type ClientRegistration } from './auth/index';
 import { PUBLIC_CLIENT_ID, type AuthService } from './auth/types';
 import { SandboxClock } from './data/clock';
 import { generateDemoData, type Scale } from './data/generate';
@@ -68,6 +68,11 @@ export interface SandboxOptions {
   withoutCourses?: boolean;
   /** The OAuth login page logs in without asking (login_hint or the first office account). */
   autoApprove?: boolean;
+  /**
+   * OAuth clients to register besides the built-in ones: an id, a secret (confidential) or none
+   * (public: PKCE S256), and the redirect URIs (see sandbox/RESOURCES.md, "OAuth clients").
+   */
+  clients?: readonly ClientRegistration[];
   /** Fastify's request log; default off. */
   logger?: boolean;
   /**
@@ -160,6 +165,7 @@ function checkOptions(options: SandboxOptions): void {
     throw new RangeError(`slowMs must not be negative, got ${options.slowMs}.`);
   }
   if (options.shapes !== undefined) parseShapes(options.shapes);
+  checkRegistrations(options.clients ?? []);
   const host = options.host ?? '127.0.0.1';
   if (options.admin && !isLoopbackHost(host)) {
     throw new RangeError(
@@ -218,6 +224,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     autoApprove: options.autoApprove ?? false,
+    ...(options.clients ? { clients: options.clients } : {}),
   });
   const app = Fastify({ logger: options.logger ?? false });
   try {
