@@ -66,7 +66,7 @@ export interface DiffResult {
 }
 
 /** The demo data's day, fixed for a run so a replay starts from the same service. */
-const ANCHOR = new Date().toISOString().slice(0, 10);
+export const ANCHOR = new Date().toISOString().slice(0, 10);
 
 export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   const started = Date.now();
