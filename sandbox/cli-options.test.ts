@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   SCALE_NAMES,
   parseAnchorDate,
+  parseClientRegistration,
   parseDataFile,
   parseFaults,
   parseHost,
@@ -102,7 +103,8 @@ describe('sandbox option parsers', () => {
   it('reads the shapes', () => {
     expect(parseShapesOption('uniform')).toBe('uniform');
     expect(parseShapesOption('real')).toBe('real');
-    expect(refusal(() => parseShapesOption('Real'))).toMatch(/"uniform".*"real"/);
+    expect(parseShapesOption('robust')).toBe('robust');
+    expect(refusal(() => parseShapesOption('Real'))).toMatch(/"uniform".*"real".*"robust"/);
   });
 });
 
@@ -131,7 +133,7 @@ describe('vorort sandbox --shapes', () => {
     const result = run(['--shapes', 'odd']);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/--shapes.*"uniform".*"real"/);
+    expect(result.stderr).toMatch(/--shapes.*"uniform".*"real".*"robust"/);
   });
 
   it('is listed under --help with its default, beside the unreadable fault', () => {
@@ -204,6 +206,103 @@ describe('vorort sandbox --admin', () => {
       expect(url).toBeDefined();
       const answer = await fetch(`${url}/clock`, { headers: { authorization: `Bearer ${token}` } });
       expect(answer.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('vorort sandbox --register-client', () => {
+  it('reads id, secret, redirect addresses and name; a redirect address may hold commas', () => {
+    const web = parseClientRegistration(
+      'id=hiorg-web,redirect=https://vorort.example.org/hiorg/rueckruf,redirect=https://x.example/cb?a=1,2',
+    );
+    expect(web).toEqual([
+      {
+        id: 'hiorg-web',
+        redirectUris: ['https://vorort.example.org/hiorg/rueckruf', 'https://x.example/cb?a=1,2'],
+      },
+    ]);
+    expect(
+      parseClientRegistration(
+        'name=Dienstplan,secret=geheim,id=srv,redirect=https://a.example/cb',
+        web,
+      ),
+    ).toEqual([
+      ...web,
+      { id: 'srv', secret: 'geheim', name: 'Dienstplan', redirectUris: ['https://a.example/cb'] },
+    ]);
+  });
+
+  it.each([
+    ['id=x', /at least one redirect/],
+    ['redirect=https://a.example/cb', /client id/],
+    ['id=x,redirect=/rueckruf', /absolute/],
+    ['id=x,redirect=https://a.example/cb#top', /fragment/],
+    ['id=x,id=y,redirect=https://a.example/cb', /one id/],
+    ['id=x,port=1,redirect=https://a.example/cb', /Expected id=ID,redirect=URI/],
+    ['id=vorort-desktop,redirect=https://a.example/cb', /registered already/],
+  ])('refuses %s', (spec, reason) => {
+    expect(refusal(() => parseClientRegistration(spec))).toMatch(reason);
+  });
+
+  it('signs a registered client in at its own redirect address; a bad spec exits 2', async () => {
+    const command = (args: string[]) => [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `import { Command } from 'commander';
+       import { registerSandboxCommand } from './sandbox/cli.ts';
+       const program = new Command('vorort');
+       registerSandboxCommand(program);
+       await program.parseAsync(process.argv.slice(1), { from: 'user' });`,
+      'sandbox',
+      ...args,
+    ];
+    const cwd = new URL('..', import.meta.url);
+    const bad = spawnSync(process.execPath, command(['--register-client', 'id=x']), {
+      cwd,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--register-client.*at least one redirect/);
+
+    const redirect = 'https://vorort.example.org/hiorg/rueckruf';
+    const child = spawn(
+      process.execPath,
+      command([
+        '--register-client',
+        `id=hiorg-web,secret=geheim,redirect=${redirect}`,
+        '--auto-approve',
+        '--port',
+        '0',
+      ]),
+      { cwd, stdio: 'pipe' },
+    );
+    try {
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.includes('Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+      });
+      expect(stdout).toContain(`hiorg-web (confidential: its client_secret, redirect ${redirect})`);
+      const authorize = /Authorize URL\s+(\S+)/.exec(stdout)![1]!;
+      const url = new URL(authorize);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'hiorg-web',
+        redirect_uri: redirect,
+      }).toString();
+      const answer = await fetch(url, { redirect: 'manual' });
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get('location')).toMatch(
+        /^https:\/\/vorort\.example\.org\/hiorg\/rueckruf\?code=/,
+      );
     } finally {
       child.kill('SIGTERM');
     }

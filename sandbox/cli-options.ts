@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { checkRegistration, type ClientRegistration } from './auth/index';
 import { SCALES, type Scale } from './data/generate';
 import { parseFaultSpec } from './http/faults';
 import { parseRateLimit } from './http/rate-limit';
@@ -95,5 +96,48 @@ export const parseFaults = asOptionParser(parseFaultSpec);
 /** `30/min`: at most that many interface requests per access token and window. */
 export const parseRateLimitOption = asOptionParser(parseRateLimit);
 
-/** `uniform` or `real`. */
+/** `uniform`, `real` or `robust`. */
 export const parseShapesOption = asOptionParser(parseShapes);
+
+/** The keys of a `--register-client` spec. */
+const CLIENT_KEYS = ['id', 'secret', 'redirect', 'name'] as const;
+
+/** A `--register-client` spec as a client registration; throws a RangeError saying what is wrong. */
+function readClientRegistration(
+  text: string,
+  earlier: readonly ClientRegistration[],
+): ClientRegistration {
+  const values: Record<string, string[]> = {};
+  // A comma before `word=` starts the next pair: a misspelt key is refused, not read as a value.
+  for (const pair of text.split(/,(?=[a-z_]+=)/)) {
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at);
+    if (at < 0 || !(CLIENT_KEYS as readonly string[]).includes(key))
+      throw new RangeError(
+        `Expected id=ID,redirect=URI[,redirect=URI…][,secret=SECRET][,name=NAME], got "${pair}".`,
+      );
+    (values[key] ??= []).push(pair.slice(at + 1));
+  }
+  for (const key of ['id', 'secret', 'name'])
+    if ((values[key]?.length ?? 0) > 1)
+      throw new RangeError(`A client has one ${key}; "${text}" gives several.`);
+  const registration: ClientRegistration = {
+    id: values.id?.[0] ?? '',
+    redirectUris: values.redirect ?? [],
+    ...(values.secret ? { secret: values.secret[0]! } : {}),
+    ...(values.name ? { name: values.name[0]! } : {}),
+  };
+  checkRegistration(registration, earlier);
+  return registration;
+}
+
+/**
+ * `id=ID,redirect=URI[,redirect=URI…][,secret=SECRET][,name=NAME]`: one client more, added to
+ * those of the options before (a value may hold commas, but not `,word=`).
+ */
+export function parseClientRegistration(
+  text: string,
+  earlier: readonly ClientRegistration[] = [],
+): ClientRegistration[] {
+  return [...earlier, asOptionParser((spec) => readClientRegistration(spec, earlier))(text)];
+}

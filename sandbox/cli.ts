@@ -5,10 +5,12 @@ import {
   CONFIDENTIAL_CLIENT_ID,
   CONFIDENTIAL_CLIENT_SECRET,
   CONFIDENTIAL_REDIRECT_URIS,
+  type ClientRegistration,
 } from './auth/index';
 import {
   SCALE_NAMES,
   parseAnchorDate,
+  parseClientRegistration,
   parseDataFile,
   parseFaults,
   parseHost,
@@ -41,6 +43,7 @@ interface SandboxCommandOptions {
   tokenTtl: number;
   withoutCourses: boolean;
   autoApprove: boolean;
+  registerClient?: ClientRegistration[];
   clientIds: boolean;
   admin: boolean;
   anchorDate?: string;
@@ -84,7 +87,12 @@ function humanSummary(sandbox: RunningSandbox, options: SandboxCommandOptions): 
     ...sandbox.users.map((user) => [user.name, user.role, user.id, user.accessToken]),
   ]);
   const data = options.data ? `kept in ${options.data}` : 'in memory';
-  const shapes = options.shapes === 'real' ? ', shapes of the real service' : '';
+  const shapes =
+    options.shapes === 'real'
+      ? ', shapes of the real service'
+      : options.shapes === 'robust'
+        ? ', shapes for robustness tests'
+        : '';
   const clientIds = options.clientIds ? ', client-generated ids accepted' : '';
   return `Vorort sandbox: demo data "${options.scale}", seed ${options.seed}, ${data}${shapes}${clientIds}
 
@@ -100,6 +108,10 @@ ${table([
     '',
     `${CONFIDENTIAL_CLIENT_ID} (confidential: client_secret ${CONFIDENTIAL_CLIENT_SECRET}, redirect ${CONFIDENTIAL_REDIRECT_URIS.join(', ')})`,
   ],
+  ...(options.registerClient ?? []).map((client) => [
+    '',
+    `${client.id} (${client.secret === undefined ? 'public: PKCE S256' : 'confidential: its client_secret'}, redirect ${client.redirectUris.join(', ')})`,
+  ]),
   ['iCal feed', sandbox.feedUrl],
   ...(sandbox.admin
     ? [
@@ -153,6 +165,7 @@ async function run(options: SandboxCommandOptions): Promise<void> {
       tokenTtlSeconds: options.tokenTtl,
       withoutCourses: options.withoutCourses,
       autoApprove: options.autoApprove,
+      ...(options.registerClient ? { clients: options.registerClient } : {}),
       clientIds: options.clientIds,
       admin: options.admin,
     });
@@ -206,7 +219,7 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option(
       '--shapes <shapes>',
-      'uniform: every answer in one shape; real: answers vary per record and field as the real service\'s do (null, "" or absent for empty values, numbers for digit-only phones, extra attributes, other type spellings), seeded by --seed',
+      'uniform: every answer in one shape; real: answers vary per record and field only as public sources show the real service\'s do (an empty date also as 0000-00-00); robust: also in shapes no public source shows, for a client\'s tolerance (null, "" or absent for empty values, numbers for digit-only phones, a one-item list as its item, extra attributes, other type spellings); both seeded by --seed',
       parseShapesOption,
       'uniform',
     )
@@ -225,6 +238,11 @@ export function registerSandboxCommand(program: Command): void {
       '--auto-approve',
       'skip the login page: log in as the login_hint account or the first office user',
       false,
+    )
+    .option(
+      '--register-client <spec>',
+      'register an OAuth client besides the built-in ones, e.g. id=my-app,secret=s3cret,redirect=https://my.example/hiorg/rueckruf (repeat redirect= for more addresses; without secret= a public client that must use PKCE S256; name=… for the login page); repeat the option for more clients',
+      parseClientRegistration,
     )
     .option(
       '--client-ids',

@@ -10,7 +10,7 @@ import { isLoopbackHost } from './admin/guard';
 import { Journal, JournaledStore } from './admin/journal';
 import { ADMIN_PATH, adminPlugin } from './admin/plugin';
 import { listAccounts } from './auth/accounts';
-import { createAuthService } from './auth/index';
+import { checkRegistrations, createAuthService, type ClientRegistration } from './auth/index';
 import { PUBLIC_CLIENT_ID, type AuthService } from './auth/types';
 import { SandboxClock } from './data/clock';
 import { generateDemoData, type Scale } from './data/generate';
@@ -26,7 +26,7 @@ import { parseRateLimit, type RateLimitSpec } from './http/rate-limit';
 import { type LoggedRequest, RequestLog } from './http/request-log';
 
 export type { LoggedRequest } from './http/request-log';
-import { parseShapes, RealShapes, type Shapes } from './http/shapes';
+import { parseShapes, ShapeVariation, type Shapes } from './http/shapes';
 import { AnswerVariation, type UnreadableForm } from './http/variation';
 import { createViews } from './http/views';
 
@@ -53,8 +53,9 @@ export interface SandboxOptions {
    */
   faults?: string | FaultRates;
   /**
-   * `uniform` (default): every answer as today. `real`: answers vary their shapes as the real
-   * service's do, seeded by `seed` (see sandbox/RESOURCES.md, "Shapes of the real service").
+   * `uniform` (default): every answer as today. `real`: answers vary their shapes as public
+   * sources show the real service's do; `robust`: also in shapes no public source shows, to
+   * test a client's tolerance. Seeded by `seed` (see sandbox/RESOURCES.md, "Shapes of answers").
    */
   shapes?: Shapes;
   /** Delay of a `slow` fault in ms; default 3000. */
@@ -67,6 +68,11 @@ export interface SandboxOptions {
   withoutCourses?: boolean;
   /** The OAuth login page logs in without asking (login_hint or the first office account). */
   autoApprove?: boolean;
+  /**
+   * OAuth clients to register besides the built-in ones: an id, a secret (confidential) or none
+   * (public: PKCE S256), and the redirect URIs (see sandbox/RESOURCES.md, "OAuth clients").
+   */
+  clients?: readonly ClientRegistration[];
   /** Fastify's request log; default off. */
   logger?: boolean;
   /**
@@ -159,6 +165,7 @@ function checkOptions(options: SandboxOptions): void {
     throw new RangeError(`slowMs must not be negative, got ${options.slowMs}.`);
   }
   if (options.shapes !== undefined) parseShapes(options.shapes);
+  checkRegistrations(options.clients ?? []);
   const host = options.host ?? '127.0.0.1';
   if (options.admin && !isLoopbackHost(host)) {
     throw new RangeError(
@@ -217,6 +224,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     autoApprove: options.autoApprove ?? false,
+    ...(options.clients ? { clients: options.clients } : {}),
   });
   const app = Fastify({ logger: options.logger ?? false });
   try {
@@ -226,7 +234,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const coursesLicensed = !options.withoutCourses;
     const seed = options.seed ?? 1;
     const variation = new AnswerVariation(links, {
-      ...(options.shapes === 'real' ? { shapes: new RealShapes(seed) } : {}),
+      ...(options.shapes && options.shapes !== 'uniform'
+        ? { shapes: new ShapeVariation(seed, options.shapes) }
+        : {}),
       unreadableRate: faults?.unreadable ?? 0,
       seed,
     });

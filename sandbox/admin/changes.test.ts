@@ -248,6 +248,70 @@ describe('volunteer-hour changes', () => {
   });
 });
 
+describe('reference data changes', () => {
+  const changedOnly = (type: string, id: string) => ({ changed: [{ type, id, op: 'put' }] });
+
+  it('edits a course type; the courses of the type are not touched', async () => {
+    const course = aCourse();
+    const typeId = (course.relationships.course_type as { id: string }).id;
+    const answer = await admin.patch(`/courses/types/${typeId}`, { name: 'Erste Hilfe neu' });
+    expect(answer.body).toEqual(changedOnly('course_type', typeId));
+    const listed = many(await office.get('/courses/types')).find((t) => t.id === typeId)!;
+    expect(listed.attributes.name).toBe('Erste Hilfe neu');
+    expect(sandbox.store.get('course', course.id)!.updatedAt).toBe(course.updatedAt);
+    expect((await admin.patch(`/courses/types/${typeId}`, { units: -1 })).status).toBe(400);
+    expect((await admin.patch('/courses/types/999', { name: 'x' })).status).toBe(404);
+  });
+
+  it('takes a UVT off the favourites (which /uvts lists) and back, and renames it', async () => {
+    const listed = async () => many(await office.get('/uvts')).map((u) => u.id);
+    const uvt = sandbox.store.all('uvt').find((u) => u.attributes.favorite === true)!;
+    expect(await listed()).toContain(uvt.id);
+    const answer = await admin.patch(`/uvts/${uvt.id}`, { favorite: false, name: 'BG Neu' });
+    expect(answer.body).toEqual(changedOnly('uvt', uvt.id));
+    expect(await listed()).not.toContain(uvt.id);
+    await admin.patch(`/uvts/${uvt.id}`, { favorite: true });
+    expect(await listed()).toContain(uvt.id);
+    expect(sandbox.store.get('uvt', uvt.id)!.attributes.name).toBe('BG Neu');
+  });
+
+  it('edits a company and its UVT; the participations that name it are not touched', async () => {
+    const participation = sandbox.store.all('participation').find((p) => p.relationships.company)!;
+    const companyId = (participation.relationships.company as { id: string }).id;
+    const uvtId = sandbox.store.all('uvt')[0]!.id;
+    const answer = await admin.patch(`/companies/${companyId}`, { name: 'Firma Neu', uvt: uvtId });
+    expect(answer.body).toEqual(changedOnly('company', companyId));
+    const company = sandbox.store.get('company', companyId)!;
+    expect(company.attributes.name).toBe('Firma Neu');
+    expect(company.relationships.uvt).toEqual({ type: 'uvt', id: uvtId });
+    expect(sandbox.store.get('participation', participation.id)!.updatedAt).toBe(
+      participation.updatedAt,
+    );
+    expect((await admin.patch(`/companies/${companyId}`, { uvt: 'nobody' })).status).toBe(404);
+    await admin.patch(`/companies/${companyId}`, { uvt: null });
+    expect(sandbox.store.get('company', companyId)!.relationships.uvt).toBeNull();
+  });
+
+  it('edits a course location and a client; the courses are not touched', async () => {
+    const course = aCourse((c) => Boolean(c.relationships.location && c.relationships.client));
+    const locationId = (course.relationships.location as { id: string }).id;
+    const clientId = (course.relationships.client as { id: string }).id;
+    expect((await admin.patch(`/addresses/${locationId}`, { city: 'Neustadt' })).body).toEqual(
+      changedOnly('address', locationId),
+    );
+    expect((await admin.patch(`/clients/${clientId}`, { name: 'Kunde Neu' })).body).toEqual(
+      changedOnly('client', clientId),
+    );
+    const shown = await office.get(`/courses/${course.id}?include=client`);
+    const included = (type: string) => shown.doc.included!.find((r: Res) => r.type === type)!;
+    expect(included('address').attributes.city).toBe('Neustadt');
+    expect(included('client').attributes.name).toBe('Kunde Neu');
+    expect(sandbox.store.get('course', course.id)!.updatedAt).toBe(course.updatedAt);
+    expect((await admin.patch(`/addresses/${locationId}`, { email: 'kein' })).status).toBe(400);
+    expect((await admin.patch(`/clients/${clientId}`, { name: '' })).status).toBe(400);
+  });
+});
+
 describe('forms', () => {
   it('adds and removes a form of an object', async () => {
     const course = sandbox.store.all('course')[0]!;

@@ -18,6 +18,7 @@ import { registerGuard } from './guard';
 import { registerHelferstundenChanges } from './helferstunden';
 import { registerPersonChanges } from './personal';
 import { registerRecordChanges } from './records';
+import { registerReferenceChanges } from './reference';
 
 export const ADMIN_PATH = '/_admin';
 
@@ -40,6 +41,7 @@ export function adminPlugin({ admin, token }: AdminOptions) {
     registerFormChanges(scope, admin);
     registerPersonChanges(scope, admin);
     registerCheckChanges(scope, admin);
+    registerReferenceChanges(scope, admin);
     registerRecordChanges(scope, admin);
     registerBackupRoutes(scope, admin);
   };

@@ -1,7 +1,7 @@
 // Checks an authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636). The order matters:
 // until client_id and redirect_uri are known to be good, an error must not be sent to the
 // redirect URI (it could be an attacker's), so those failures become an error page (§4.1.2.1).
-import { findClient, type RegisteredClient } from './clients';
+import type { ClientRegistry, RegisteredClient } from './clients';
 import type { Parameters } from './params';
 import { isS256Challenge } from './pkce';
 import { splitScope, unknownScopes } from './scopes';
@@ -50,6 +50,7 @@ const ECHOED_PARAMETERS = [
 export function checkAuthorizationRequest(
   parameters: Parameters,
   organisationKey: string,
+  clients: ClientRegistry,
 ): AuthorizationRequestCheck {
   for (const name of ['client_id', 'redirect_uri'] as const) {
     if (parameters.repeated.includes(name)) {
@@ -59,7 +60,7 @@ export function checkAuthorizationRequest(
   const clientId = parameters.get('client_id');
   if (clientId === undefined)
     return { kind: 'error-page', message: 'Der Parameter client_id fehlt.' };
-  const client = findClient(clientId);
+  const client = clients.find(clientId);
   if (!client)
     return { kind: 'error-page', message: `Die Anwendung „${clientId}“ ist nicht registriert.` };
   const redirectUri = parameters.get('redirect_uri');

@@ -99,7 +99,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthConte
 
   app.get('/oauth/v1/authorize', (httpRequest, reply) => {
     const organisation = ownOrganisation(store);
-    const check = checkAuthorizationRequest(readParameters(httpRequest.query), organisation.key);
+    const check = checkAuthorizationRequest(
+      readParameters(httpRequest.query),
+      organisation.key,
+      context.clients,
+    );
     if (check.kind !== 'valid') return answerInvalid(reply, check, 302);
     const { request } = check;
     const accounts = listAccounts(store);
@@ -128,7 +132,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthConte
   // since nothing stops a page from posting different ones.
   app.post('/oauth/v1/authorize', (httpRequest, reply) => {
     const parameters = readParameters(httpRequest.body);
-    const check = checkAuthorizationRequest(parameters, ownOrganisation(store).key);
+    const check = checkAuthorizationRequest(
+      parameters,
+      ownOrganisation(store).key,
+      context.clients,
+    );
     if (check.kind !== 'valid') return answerInvalid(reply, check, 303);
     const { request } = check;
     if (parameters.get('action') === 'deny') {

@@ -1,11 +1,14 @@
 // What the OAuth routes share: the data, the issued grants and the service's settings.
 import type { Store } from '../data/store';
+import type { ClientRegistry } from './clients';
 import type { GrantRegistry } from './grants';
 import type { IdTokenSigner } from './id-token';
 import type { AuthResult } from './types';
 
 export interface AuthContext {
   store: Store;
+  /** The OAuth clients this sandbox knows. */
+  clients: ClientRegistry;
   grants: GrantRegistry;
   accessTokenLifetimeSeconds: number;
   /** Signs ID tokens and publishes the JWKS. */

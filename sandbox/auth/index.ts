@@ -3,6 +3,7 @@
 // the API routes. Scopes: sandbox/auth/scopes.ts.
 import type { Store } from '../data/store';
 import { accountRole } from './accounts';
+import { ClientRegistry, type ClientRegistration } from './clients';
 import { presentedToken } from './bearer';
 import type { AuthContext } from './context';
 import { GrantRegistry } from './grants';
@@ -11,7 +12,12 @@ import { oauthRoutes } from './routes';
 import { ROLE_SCOPES, splitScope, unknownScopes } from './scopes';
 import type { AuthResult, AuthService } from './types';
 
-export { CONFIDENTIAL_REDIRECT_URIS } from './clients';
+export {
+  CONFIDENTIAL_REDIRECT_URIS,
+  checkRegistration,
+  checkRegistrations,
+  type ClientRegistration,
+} from './clients';
 export type { AuthResult, AuthService, IssueAccessTokenOptions, Principal } from './types';
 export { ROLE_SCOPES, SCOPE_CATALOGUE, scopesForOperation, type Scope } from './scopes';
 export { CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET, PUBLIC_CLIENT_ID } from './types';
@@ -26,6 +32,8 @@ export interface AuthServiceOptions {
   clock?: () => number;
   /** The sandbox's origin, when known already (otherwise set later with setOrigin). */
   origin?: string;
+  /** Clients registered besides the built-in ones (checked: a RangeError says what is wrong). */
+  clients?: readonly ClientRegistration[];
 }
 
 /** The issuer of the ID tokens: where the OAuth endpoints live (no trailing slash). */
@@ -37,6 +45,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
   const { store, tokenTtlSeconds } = options;
   if (!(tokenTtlSeconds > 0))
     throw new RangeError(`tokenTtlSeconds must be positive, got ${tokenTtlSeconds}`);
+  const clients = new ClientRegistry(options.clients);
   const clock = options.clock ?? Date.now;
   const grants = new GrantRegistry(clock, tokenTtlSeconds * 1000);
   let origin = options.origin ?? '';
@@ -59,6 +68,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
 
   const context: AuthContext = {
     store,
+    clients,
     grants,
     accessTokenLifetimeSeconds: tokenTtlSeconds,
     signer: new IdTokenSigner(),

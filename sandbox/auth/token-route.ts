@@ -2,7 +2,7 @@
 // with PKCE verification (RFC 7636 §4.6). Answers and errors are RFC 6749 §5 JSON.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountRole } from './accounts';
-import { authenticateClient, type RegisteredClient } from './clients';
+import type { RegisteredClient } from './clients';
 import type { AuthContext } from './context';
 import type { Grant } from './grants';
 import { readParameters, type Parameters } from './params';
@@ -215,7 +215,7 @@ export function registerTokenRoute(app: FastifyInstance, context: AuthContext): 
         `Parameters sent more than once: ${parameters.repeated.join(', ')}`,
       );
     }
-    const authentication = authenticateClient(parameters, request.headers.authorization);
+    const authentication = context.clients.authenticate(parameters, request.headers.authorization);
     if (!authentication.ok)
       return sendTokenError(reply, authentication.error, authentication.description);
     try {

@@ -121,7 +121,7 @@ export class Renderer {
         : {}),
       ...extras,
     };
-    // The one step where answers vary (--shapes real, unreadable records); off by default.
+    // The one step where answers vary (--shapes real or robust, unreadable records); off by default.
     if (this.variation?.active) this.variation.apply(document);
     return JSON.stringify(document);
   }

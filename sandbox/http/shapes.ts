@@ -1,8 +1,13 @@
-// `--shapes real`: the answers vary their shapes as the real service's do, decided per record
-// and field by a hash of the seed, the record's type and id and the field's path (so the same
-// seed gives the same bytes, one record looks the same in every answer, and different records
-// of one answer look different). Every variant keeps the record's meaning: a client that reads
-// tolerantly builds the same replica from a `real` answer as from the `uniform` one.
+// `--shapes real` and `--shapes robust`: answers whose shapes vary, decided per record and field
+// by a hash of the seed, the record's type and id and the field's path (so the same seed gives
+// the same bytes, one record looks the same in every answer, and different records of one answer
+// look different). Every variant keeps the record's meaning: a client that reads tolerantly
+// builds the same replica from them as from the `uniform` answers.
+// `real` shows only what public sources show of the real service (/work/shared/SERVICE-NOTES.md,
+// "Responses"): empty values as `""` (as `uniform` does; `null` only where a member is nullable),
+// and an empty date also as `0000-00-00`. A client written against the public documentation
+// reads it.
+// `robust` tests a client's tolerance beyond that, with shapes no public source shows:
 //   empty values     `""`, `null` or an absent member, mixed, also in nested objects and list
 //                    items; an empty date (DATE_FIELDS) also as `0000-00-00`
 //   user lists       `ausbildungen` left out on some users (still served by
@@ -17,13 +22,17 @@
 // The default, `uniform`, does none of this and costs nothing (see document.ts).
 import type { ResourceObject } from './document';
 
-export const SHAPES = ['uniform', 'real'] as const;
+export const SHAPES = ['uniform', 'real', 'robust'] as const;
 export type Shapes = (typeof SHAPES)[number];
+/** The shapes that vary answers. */
+export type VariedShapes = Exclude<Shapes, 'uniform'>;
 
-/** `uniform` or `real`; throws a RangeError naming the choices. */
+/** `uniform`, `real` or `robust`; throws a RangeError naming the choices. */
 export function parseShapes(text: string): Shapes {
   if ((SHAPES as readonly string[]).includes(text)) return text as Shapes;
-  throw new RangeError(`The shapes are "uniform" (the default) or "real", not "${text}".`);
+  throw new RangeError(
+    `The shapes are "uniform" (the default), "real" or "robust", not "${text}".`,
+  );
 }
 
 /** Attributes (at any depth) holding a date `YYYY-MM-DD`, which may also read `0000-00-00` when empty. */
@@ -102,11 +111,14 @@ function hashText(state: number, text: string): number {
   return h >>> 0;
 }
 
-export class RealShapes {
+export class ShapeVariation {
   private readonly base: number;
+  /** Whether the shapes no public source shows are on (`robust`), or only those it shows (`real`). */
+  private readonly robust: boolean;
 
-  constructor(seed: number) {
+  constructor(seed: number, shapes: VariedShapes) {
     this.base = hashText(0x811c9dc5, `shapes\u0000${seed}`);
+    this.robust = shapes === 'robust';
   }
 
   /** The resource object as the real service might write it; the given one is not changed. */
@@ -117,7 +129,7 @@ export class RealShapes {
 
   /** The spelling of an open type in the data of one list answer (`answer`: its path and query). */
   listType(type: string, answer: string): string {
-    const spellings = TYPE_SPELLINGS[type];
+    const spellings = this.robust ? TYPE_SPELLINGS[type] : undefined;
     if (!spellings) return type;
     return spellings[hashText(this.base, `${type}\u0000${answer}`) % spellings.length] ?? type;
   }
@@ -127,6 +139,7 @@ export class RealShapes {
     record: number,
     source: Record<string, unknown>,
   ): Record<string, unknown> {
+    if (!this.robust) return this.nested(type, source, record);
     const result: Record<string, unknown> = {};
     for (const name in source) {
       const value = source[name];
@@ -152,6 +165,7 @@ export class RealShapes {
   }
 
   private value(type: string, name: string, value: unknown, hash: number): unknown {
+    if (!this.robust) return this.shownValue(type, name, value, hash);
     if (value === '' || value === null) {
       const choice = DATE_FIELDS.has(name) ? hash % 4 : hash % 3;
       return choice === 0 ? '' : choice === 1 ? null : choice === 2 ? ABSENT : '0000-00-00';
@@ -181,9 +195,11 @@ export class RealShapes {
       if (!value.some((item) => typeof item === 'object' && item !== null)) return value;
       return value.map((item: unknown, index) => {
         if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-        const itemId = (item as { id?: unknown }).id;
-        const key = typeof itemId === 'string' ? itemId : String(index);
-        return this.nested(type, item as Record<string, unknown>, hashText(hash, key));
+        return this.nested(
+          type,
+          item as Record<string, unknown>,
+          hashText(hash, itemKey(item, index)),
+        );
       });
     }
     return this.nested(type, value as Record<string, unknown>, hash);
@@ -201,4 +217,22 @@ export class RealShapes {
     }
     return result;
   }
+
+  /** `real`: an empty date also as `0000-00-00`, at any depth; everything else as it is. */
+  private shownValue(type: string, name: string, value: unknown, hash: number): unknown {
+    if (value === '' && DATE_FIELDS.has(name)) return hash % 2 === 0 ? '' : '0000-00-00';
+    if (typeof value !== 'object' || value === null) return value;
+    if (!Array.isArray(value)) return this.nested(type, value as Record<string, unknown>, hash);
+    return value.map((item: unknown, index) =>
+      typeof item === 'object' && item !== null && !Array.isArray(item)
+        ? this.nested(type, item as Record<string, unknown>, hashText(hash, itemKey(item, index)))
+        : item,
+    );
+  }
+}
+
+/** A list item's part of a field's hash: its id, or its place. */
+function itemKey(item: object, index: number): string {
+  const itemId = (item as { id?: unknown }).id;
+  return typeof itemId === 'string' ? itemId : String(index);
 }

@@ -153,8 +153,8 @@ describe('breakRecord / repairRecord', () => {
     expect((await read(sandbox, HOURS)).text).toBe(before.text);
   });
 
-  it('works with the real shapes and refuses unknown records and forms', async () => {
-    const sandbox = await sandboxWith({ seed: 4, shapes: 'real' });
+  it('works with the varied shapes and refuses unknown records and forms', async () => {
+    const sandbox = await sandboxWith({ seed: 4, shapes: 'robust' });
     const people = (await read(sandbox, '/personal')).doc.data as Res[];
     const chosen = people[2]!;
     sandbox.breakRecord('user', chosen.id);

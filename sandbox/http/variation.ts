@@ -1,7 +1,7 @@
 // How an answer differs from the uniform rendering, as one step on the assembled JSON:API
 // document just before it is serialized (Renderer.document), so no route knows of it:
-// - the real service's shapes (`--shapes real`, see shapes.ts), on every resource object of
-//   `data` and `included`, and the other type spellings in the data of a list;
+// - the shapes of `--shapes real` and `--shapes robust` (see shapes.ts), on every resource
+//   object of `data` and `included`, and (robust) the other type spellings in the data of a list;
 // - unreadable records: a resource object that keeps its `type`, `id` and `links` and the
 //   document's envelope (`jsonapi`, `data`, `included`) but that no client can read:
 //     attributes-string  `attributes` is a string
@@ -16,7 +16,7 @@
 import type { ResourceObject } from './document';
 import { seededRandom } from './faults';
 import type { Links } from './links';
-import type { RealShapes } from './shapes';
+import type { ShapeVariation } from './shapes';
 
 export const UNREADABLE_FORMS = ['attributes-string', 'attributes-number', 'von-object'] as const;
 export type UnreadableForm = (typeof UNREADABLE_FORMS)[number];
@@ -31,8 +31,8 @@ export interface AssembledDocument {
 }
 
 export interface VariationOptions {
-  /** Set for `--shapes real`. */
-  shapes?: RealShapes;
+  /** Set for `--shapes real` and `--shapes robust`. */
+  shapes?: ShapeVariation;
   /** `--faults unreadable=RATE`; default 0. */
   unreadableRate?: number;
   /** Seeds the unreadable fault's draws. */
@@ -68,7 +68,7 @@ export class AnswerVariation {
   /** True when some answer may differ from the uniform one; false: nothing is done. */
   active: boolean;
   private readonly broken = new Map<string, UnreadableForm>();
-  private readonly shapes: RealShapes | undefined;
+  private readonly shapes: ShapeVariation | undefined;
   private readonly unreadableRate: number;
   private readonly random: () => number;
 

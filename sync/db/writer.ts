@@ -51,9 +51,13 @@ export interface LocalRecordHooks {
   removable(table: string, ids: readonly string[]): string[];
 }
 
-/** Columns not taken from the record's own resource but from others it names. */
+/**
+ * Columns not (only) taken from the record's own resource but from others: a course's first and
+ * last day come from its dates; an hour type is active while the own settings list it.
+ */
 const DERIVED_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
   courses: ['first_date', 'last_date'],
+  helferstunden_typen: ['aktiv'],
 };
 
 /**

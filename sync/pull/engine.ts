@@ -9,7 +9,6 @@ import {
   benachrichtigungRow,
   clientRow,
   courseTypeRow,
-  helferstundenTypRow,
   kalenderRow,
   steuersatzRow,
   uvtRow,
@@ -20,6 +19,7 @@ import { RequestBudget, type BudgetReport } from './budget';
 import { pullCourseChildren, pullCourses } from './collections/courses';
 import { pullClientParticipants } from './collections/client-participants';
 import { pullForms } from './collections/forms';
+import { pullHourSettings } from './collections/hour-settings';
 import { pullHours, pullHoursHistory } from './collections/hours';
 import { pullPersonDetails } from './collections/person-details';
 import { pullEndpointTrainings, pullPersonal } from './collections/personal';
@@ -316,20 +316,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
         toRow: benachrichtigungRow,
       }),
     );
-  if (due.has('helferstunden_einstellungen'))
-    pulls.push(
-      pullSingleton(ctx, 'helferstunden_einstellungen', async (signal) => {
-        const { data, included } = await ctx.api.getHelferstundenEinstellungen({ signal });
-        const types = included.filter((r) => r.type === 'helferstunden_typ');
-        ctx.writer.transaction(() =>
-          ctx.writer.upsert(
-            'helferstunden_typen',
-            types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
-          ),
-        );
-        return { type: data.type, id: data.id, base: baseOf(data), included };
-      }),
-    );
+  if (due.has('helferstunden_einstellungen')) pulls.push(pullHourSettings(ctx));
   if (due.has('steuersaetze'))
     pulls.push(
       pullWhole(ctx, {

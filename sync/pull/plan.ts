@@ -111,18 +111,24 @@ export function planCourses(ctx: PullContext, onNearPlanned: () => void): Course
   const today = ctx.options.today();
   const nearFrom = format(addDays(today, -ctx.options.nearWindowDaysBack), 'yyyy-MM-dd');
   const nearUntil = format(addDays(today, ctx.options.nearWindowDaysAhead + 1), 'yyyy-MM-dd');
+  // A full sync asks for every course of the window, however recently confirmed.
+  const confirmedBefore = ctx.options.full
+    ? []
+    : [
+        new Date(
+          now.getTime() -
+            Math.min(NEAR_WINDOW_MIN_AGE_MS, ctx.options.freshnessHours.courses * 3_600_000),
+        ).toISOString(),
+      ];
   const nearCourses = ids(
     ctx,
     `SELECT c.id FROM courses c ${touched('course')} c.id
      WHERE c.last_date >= ? AND c.first_date < ? AND c.id NOT LIKE 'local-%'
-       AND (f.confirmed_at IS NULL OR f.confirmed_at < ?)
+       ${confirmedBefore.length ? 'AND (f.confirmed_at IS NULL OR f.confirmed_at < ?)' : ''}
      ORDER BY c.first_date`,
     nearFrom,
     nearUntil,
-    new Date(
-      now.getTime() -
-        Math.min(NEAR_WINDOW_MIN_AGE_MS, ctx.options.freshnessHours.courses * 3_600_000),
-    ).toISOString(),
+    ...confirmedBefore,
   ).filter(() => ctx.options.full || ctx.budget.take(ITEM_COST.course, 'course'));
   onNearPlanned();
 

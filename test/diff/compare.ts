@@ -25,7 +25,13 @@ export const TABLE_TYPE: Record<string, string> = {
   customfields: 'customfield',
   helferstunden: 'helferstunden',
   helferstunden_anlaesse: 'helferstunden_anlass',
+  helferstunden_typen: 'helferstunden_typ',
   formulare: 'forms',
+  course_types: 'course_type',
+  uvts: 'uvt',
+  companies: 'company',
+  addresses: 'address',
+  client_participants: 'participation',
 };
 
 /**
@@ -34,14 +40,22 @@ export const TABLE_TYPE: Record<string, string> = {
  * deletion-finding full read came round. `vouched`: per parent, on the parent's rotation.
  */
 interface TableRule {
-  /** Bound of a change (hours) when the parent is not confirmed after it; 0: the next sync. */
-  change: (bounds: FreshnessBounds, stamped: boolean) => number;
+  /**
+   * Bound of a change (hours) when the parent is not confirmed after it; 0: the next sync.
+   * `vouched`: whether a parent or list vouches for this record.
+   */
+  change: (bounds: FreshnessBounds, stamped: boolean, vouched: boolean) => number;
   /** Bound of a deletion (hours): a record the replica holds that the service no longer has. */
   deletion: (bounds: FreshnessBounds) => number;
-  /** The parent a replica row is vouched by (its column), for rows the service no longer has. */
-  parentColumn?: string;
-  /** Extra rows are no error: the replica keeps them on purpose (occasions of any entry). */
-  keepsExtras?: boolean;
+  /** What vouches for a replica row the service no longer shows: its parent, or its list. */
+  vouchOf?: (row: Record<string, unknown>) => Vouch;
+  /**
+   * Rows the service no longer shows that the replica keeps on purpose (occasions of any entry,
+   * rows other rows point at): all of them, or those this says.
+   */
+  keepsExtras?: true | ((row: Record<string, unknown>) => boolean);
+  /** Attributes compared as the replica's columns (`columns` of the expected record), not its base. */
+  asColumns?: readonly string[];
 }
 
 const incremental: TableRule = {
@@ -52,24 +66,29 @@ const whole: TableRule = { change: () => 0, deletion: () => 0 };
 const perCourse: TableRule = {
   change: (b) => b.courses,
   deletion: (b) => b.courses,
-  parentColumn: 'course_id',
+  vouchOf: (row) => ({ scope: 'course', id: String(row.course_id) }),
 };
 const perPerson: TableRule = {
   change: (b) => b.people,
   deletion: (b) => b.people,
-  parentColumn: 'user_id',
+  vouchOf: (row) => ({ scope: 'person', id: String(row.user_id) }),
 };
-const reference: TableRule = { change: (b) => b.reference, deletion: (b) => b.reference };
+/** A reference list, fetched whole on its rotation (its collection's sync state vouches). */
+const reference = (collection: string): TableRule => ({
+  change: (b) => b.reference,
+  deletion: (b) => b.reference,
+  vouchOf: () => ({ scope: 'reference', id: collection }),
+});
 
 const RULES: Record<string, TableRule> = {
   users: incremental,
   ausbildungen: incremental,
   ueberpruefungen: perPerson,
   ehrungen: perPerson,
-  kalender: reference,
-  benachrichtigungen: reference,
-  steuersaetze: reference,
-  clients: reference,
+  kalender: reference('kalender'),
+  benachrichtigungen: reference('benachrichtigungen'),
+  steuersaetze: reference('steuersaetze'),
+  clients: reference('clients'),
   courses: whole,
   course_dates: whole,
   participations: perCourse,
@@ -80,8 +99,36 @@ const RULES: Record<string, TableRule> = {
     deletion: (b) => b.deletions,
     keepsExtras: true,
   },
+  // Active types come with the own settings (the reference rotation), the others with the hour
+  // entries that name them (the history windows' cycle). The replica keeps every type it saw,
+  // but offers (`aktiv`) only those the settings list.
+  helferstunden_typen: {
+    change: (b, _stamped, vouched) => (vouched ? b.reference : b.deletions),
+    deletion: (b) => b.reference,
+    vouchOf: () => ({ scope: 'reference', id: 'helferstunden_einstellungen' }),
+    keepsExtras: (row) => row.aktiv !== 1,
+    asColumns: ['aktiv'],
+  },
   // One record per owner (the own person, a course); the forms of ended courses stay.
   formulare: { change: (b) => b.courses, deletion: (b) => b.courses, keepsExtras: true },
+  // Every course list includes the types its courses name; the rest come on the rotation.
+  course_types: reference('course_types'),
+  // Favourites on the rotation, the others with the participations that name them (vouched by
+  // that course); kept while anything points at them.
+  uvts: { ...reference('uvts'), keepsExtras: true },
+  companies: { ...perCourse, keepsExtras: true },
+  // Every course list includes its courses' locations; those of courses gone stay.
+  addresses: { ...whole, keepsExtras: true },
+  client_participants: {
+    change: (b) => b.courses,
+    deletion: (b) => b.courses,
+    vouchOf: (row) => ({ scope: 'client', id: String(row.client_id) }),
+  },
+};
+
+/** How the service view names a replica row: by id, or (client participants) by client and id. */
+const ROW_KEYS: Record<string, (row: Record<string, unknown>) => string> = {
+  client_participants: (row) => `${String(row.client_id)}:${String(row.id)}`,
 };
 
 export interface Divergence {
@@ -143,7 +190,9 @@ export function compareReplica(input: CompareInput): CompareResult {
       ),
     );
     const rows =
-      table === 'formulare' ? formLists(sqlite, expected.keys()) : rowsById(sqlite, table);
+      table === 'formulare'
+        ? formLists(sqlite, expected.keys())
+        : rowsById(sqlite, table, ROW_KEYS[table]);
     // Whether a divergence on this record is allowed, and why not when it is not.
     // What the service held before the replica's first sync comes with it, or (rows of the
     // rotations that fill in the history, newest first) within the deletions' bound of it.
@@ -177,32 +226,27 @@ export function compareReplica(input: CompareInput): CompareResult {
       result.compared += 1;
       const row = rows.get(record.id);
       const stamped = changes.of(record.key)?.touched ?? true;
-      const bound = rule.change(bounds, stamped);
+      const bound = rule.change(bounds, stamped, record.vouch !== undefined);
       if (!row) {
         decide({ table, id: record.id, kind: 'missing' }, judge(record.key, record.vouch, bound));
         continue;
       }
-      const fields = fieldDifferences(row, record, columns);
+      const fields = fieldDifferences(row, record, columns, rule.asColumns);
       if (fields.length)
         decide(
           { table, id: record.id, kind: 'differs', fields },
           judge(record.key, record.vouch, bound),
         );
     }
-    if (rule.keepsExtras) continue;
+    if (rule.keepsExtras === true) continue;
     for (const [id, row] of rows) {
       if (expected.has(id)) continue;
+      if (rule.keepsExtras?.(row)) continue;
       result.compared += 1;
-      const parent = rule.parentColumn ? row[rule.parentColumn] : undefined;
-      const vouch: Vouch | undefined =
-        rule === perCourse
-          ? { scope: 'course', id: String(parent) }
-          : rule === perPerson
-            ? { scope: 'person', id: String(parent) }
-            : rule === reference
-              ? { scope: 'reference', id: table }
-              : undefined;
-      decide({ table, id, kind: 'extra' }, judge(`${type}:${id}`, vouch, rule.deletion(bounds)));
+      decide(
+        { table, id, kind: 'extra' },
+        judge(`${type}:${String(row.id)}`, rule.vouchOf?.(row), rule.deletion(bounds)),
+      );
     }
   }
   return result;
@@ -225,6 +269,8 @@ function serviceKey(vouch: Vouch): string {
   switch (vouch.scope) {
     case 'course':
       return `course:${vouch.id}`;
+    case 'client':
+      return `client:${vouch.id}`;
     case 'forms':
       return `forms:${vouch.id}`;
     case 'reference':
@@ -238,6 +284,7 @@ function serviceKey(vouch: Vouch): string {
 function parentKey(vouch: Vouch): string {
   if (vouch.scope === 'forms')
     return `${vouch.id.startsWith('k:') ? 'courses' : 'users'}:${vouch.id.slice(2)}`;
+  if (vouch.scope === 'client') return `clients:${vouch.id}`;
   return vouch.scope === 'course' ? `courses:${vouch.id}` : `users:${vouch.id}`;
 }
 
@@ -250,6 +297,7 @@ function fieldDifferences(
     columns?: Record<string, unknown>;
   },
   columns: Set<string>,
+  asColumns: readonly string[] = [],
 ): { field: string; replica: unknown; service: unknown }[] {
   const differences: { field: string; replica: unknown; service: unknown }[] = [];
   const base = JSON.parse(String(row.base ?? '{}')) as {
@@ -259,6 +307,7 @@ function fieldDifferences(
   const mine = (meaning(base.attributes ?? {}) ?? {}) as Record<string, unknown>;
   const theirs = (meaning(record.attributes) ?? {}) as Record<string, unknown>;
   for (const name of new Set([...Object.keys(mine), ...Object.keys(theirs)])) {
+    if (asColumns.includes(name)) continue;
     if (JSON.stringify(mine[name]) !== JSON.stringify(theirs[name]))
       differences.push({ field: name, replica: mine[name], service: theirs[name] });
   }
@@ -276,10 +325,14 @@ function fieldDifferences(
   return differences;
 }
 
-function rowsById(sqlite: BetterSqlite3.Database, table: string) {
+function rowsById(
+  sqlite: BetterSqlite3.Database,
+  table: string,
+  keyOf: (row: Record<string, unknown>) => string = (row) => String(row.id),
+) {
   return new Map(
     (sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((row) => [
-      String(row.id),
+      keyOf(row),
       row,
     ]),
   );

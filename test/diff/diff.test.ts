@@ -1,8 +1,10 @@
 // The differential tester's short seeded form, in every `npm test`: a few hundred steps over both
 // profiles, paging on and off, clocks moved minutes to weeks. The long form is `npm run test:diff`.
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/server';
 import { firstDivergenceReport, summaryLine } from './report';
-import { runDiff } from './run';
+import { ANCHOR, runDiff } from './run';
+import type { Step } from './steps';
 
 describe('differential tester (short form)', () => {
   it.each([11, 12])(
@@ -16,4 +18,50 @@ describe('differential tester (short form)', () => {
     },
     240_000,
   );
+
+  it('an hour type deactivated on the service that none of the trainer’s entries uses is not offered once the settings were read (the tester’s find: issue 21, item 17)', async () => {
+    const seed = 11;
+    // The service the run starts from, to aim the steps: the trainer's entries of the active
+    // type they use least go to another active type, then that type is deactivated.
+    const probe = await startSandbox({ scale: 'small', seed, anchorDate: ANCHOR });
+    let steps: Step[];
+    try {
+      const trainer = probe.users.find((u) => u.role === 'trainer')!;
+      const typeOf = (entry: { relationships: Record<string, unknown> }) =>
+        (entry.relationships.typ as { id: string }).id;
+      const entries = probe.store
+        .all('helferstunden')
+        .filter((entry) => (entry.relationships.user as { id: string }).id === trainer.id);
+      const active = probe.store
+        .all('helferstunden_typ')
+        .filter((t) => t.attributes.aktiv === true)
+        .map((t) => t.id);
+      const uses = (id: string) => entries.filter((entry) => typeOf(entry) === id);
+      const [deactivated, kept] = [...active].sort((a, b) => uses(a).length - uses(b).length);
+      steps = [
+        ...uses(deactivated!).map((entry): Step => ({
+          kind: 'admin',
+          label: 'hours re-typed',
+          method: 'PATCH',
+          path: `/records/helferstunden/${entry.id}`,
+          body: { relationships: { typ: { type: 'helferstunden_typ', id: kept } } },
+        })),
+        { kind: 'sync', profile: 'trainer' },
+        {
+          kind: 'admin',
+          label: 'hour type (de)activated',
+          method: 'PATCH',
+          path: `/helferstunden/typen/${deactivated}`,
+          body: { aktiv: false },
+        },
+        { kind: 'advance', ms: 2 * 3_600_000 },
+        { kind: 'sync', profile: 'trainer' },
+      ];
+    } finally {
+      await probe.close();
+    }
+    const result = await runDiff({ seed, steps: 0, replay: steps });
+    expect(result.syncs).toBe(2);
+    expect(firstDivergenceReport(seed, result)).toEqual([]);
+  }, 240_000);
 });

@@ -19,6 +19,9 @@ export interface Vouch {
   id: string;
 }
 
+/** A reference list's vouch: the sync state of the collection it comes from. */
+const referenceList = (collection: string): Vouch => ({ scope: 'reference', id: collection });
+
 export interface ExpectedRecord {
   /** The service's `type:id`, as the change journal names it. */
   key: string;
@@ -115,15 +118,18 @@ export async function readServiceView(
     view.set('ueberpruefungen', byId(checks));
     view.set('ehrungen', byId(honours));
     const reference = (name: string, resources: Resource[]) =>
-      byId(resources.map((r) => record(r, { vouch: { scope: 'reference', id: name } })));
+      byId(resources.map((r) => record(r, { vouch: referenceList(name) })));
     view.set('kalender', reference('kalender', await list(target, '/kalender')));
     view.set(
       'benachrichtigungen',
       reference('benachrichtigungen', await list(target, '/benachrichtigungen')),
     );
     view.set('steuersaetze', reference('steuersaetze', await list(target, '/steuersaetze')));
-    view.set('clients', reference('clients', await list(target, '/clients')));
+    const clients = await list(target, '/clients');
+    view.set('clients', reference('clients', clients));
+    view.set('client_participants', await clientParticipants(target, clients));
   }
+  view.set('course_types', referenceOf('course_types', await list(target, '/courses/types')));
 
   const courseQuery =
     `/courses?filter[from]=${window.from}&filter[until]=${window.until}` +
@@ -156,17 +162,37 @@ export async function readServiceView(
   view.set('courses', byId(courseRecords));
   view.set('course_dates', byId(dates));
 
+  // A course location comes with its course in every course list.
+  view.set(
+    'addresses',
+    byId([...included.values()].filter((r) => r.type === 'address').map((r) => record(r))),
+  );
+
   const participations: ExpectedRecord[] = [];
   const customfields: ExpectedRecord[] = [];
+  // Companies and UVTs come with the participations that name them (the first course that
+  // shows one vouches for it); UVTs also in the list of favourites.
+  const companies = new Map<string, ExpectedRecord>();
+  const uvts = referenceOf('uvts', await list(target, '/uvts'));
   for (const course of courses) {
     const vouch: Vouch = { scope: 'course', id: course.id };
-    for (const p of await list(target, `/courses/${course.id}/participations`))
+    const answer = await getJson(
+      target,
+      `/courses/${course.id}/participations?include=company,uvt`,
+    );
+    for (const p of answer.data as Resource[])
       participations.push(record(p, { vouch, columns: { course_id: course.id } }));
+    for (const related of answer.included ?? []) {
+      const held = related.type === 'company' ? companies : related.type === 'uvt' ? uvts : null;
+      if (held && !held.has(related.id)) held.set(related.id, record(related, { vouch }));
+    }
     for (const f of await list(target, `/courses/${course.id}/customfields`))
       customfields.push(record(f, { vouch, columns: { course_id: course.id } }));
   }
   view.set('participations', byId(participations));
   view.set('customfields', byId(customfields));
+  view.set('companies', companies);
+  view.set('uvts', uvts);
 
   // The forms of the own person and of every course not yet ended (the client's owners),
   // each owner's list as one record: `typ:id` → its forms in order.
@@ -193,7 +219,7 @@ export async function readServiceView(
 
   const hours = await getJson(
     target,
-    `/helferstunden?filter[eigene]=${office ? 'false' : 'true'}&filter[von]=${options.hoursHistoryStart}&include=anlass`,
+    `/helferstunden?filter[eigene]=${office ? 'false' : 'true'}&filter[von]=${options.hoursHistoryStart}&include=anlass,typ`,
   );
   view.set('helferstunden', byId((hours.data as Resource[]).map((h) => record(h))));
   view.set(
@@ -202,5 +228,54 @@ export async function readServiceView(
       (hours.included ?? []).filter((r) => r.type === 'helferstunden_anlass').map((r) => record(r)),
     ),
   );
+  view.set('helferstunden_typen', await hourTypes(target, hours.included ?? []));
   return view;
+}
+
+/** A reference list's records, vouched for by the collection's sync state. */
+function referenceOf(collection: string, resources: Resource[]): Map<string, ExpectedRecord> {
+  return byId(resources.map((r) => record(r, { vouch: referenceList(collection) })));
+}
+
+/**
+ * The hour types: those the own settings list (the active ones, vouched for by the settings)
+ * and those the hour entries name. Whether a type is offered (`aktiv`) is compared as the
+ * replica's column, which the settings decide.
+ */
+async function hourTypes(
+  target: OracleTarget,
+  ofEntries: readonly Resource[],
+): Promise<Map<string, ExpectedRecord>> {
+  const settings = await getJson(target, '/helferstunden/einstellungen/selbst');
+  const types = new Map<string, ExpectedRecord>();
+  const add = (resource: Resource, vouch?: Vouch) =>
+    types.set(
+      resource.id,
+      record(resource, {
+        columns: { aktiv: resource.attributes.aktiv === true ? 1 : 0 },
+        ...(vouch ? { vouch } : {}),
+      }),
+    );
+  for (const type of settings.included ?? [])
+    if (type.type === 'helferstunden_typ') add(type, referenceList('helferstunden_einstellungen'));
+  for (const type of ofEntries)
+    if (type.type === 'helferstunden_typ' && !types.has(type.id)) add(type);
+  return types;
+}
+
+/** Every client's participants, keyed `client:participation` (one may be another client's too). */
+async function clientParticipants(
+  target: OracleTarget,
+  clients: readonly Resource[],
+): Promise<Map<string, ExpectedRecord>> {
+  const participants = new Map<string, ExpectedRecord>();
+  for (const client of clients)
+    for (const p of await list(target, `/clients/${client.id}/participants`)) {
+      const expected = record(p, {
+        vouch: { scope: 'client', id: client.id },
+        columns: { client_id: client.id },
+      });
+      participants.set(`${client.id}:${p.id}`, { ...expected, id: `${client.id}:${p.id}` });
+    }
+  return participants;
 }

@@ -66,7 +66,7 @@ export interface DiffResult {
 }
 
 /** The demo data's day, fixed for a run so a replay starts from the same service. */
-const ANCHOR = new Date().toISOString().slice(0, 10);
+export const ANCHOR = new Date().toISOString().slice(0, 10);
 
 export async function runDiff(options: DiffOptions): Promise<DiffResult> {
   const started = Date.now();
@@ -352,7 +352,7 @@ class Run {
     // Since when each parent has been in the replica without a break (one that left and came
     // back, a course the trainer was assigned to again, is new).
     const present = new Set<string>();
-    for (const table of ['courses', 'users'])
+    for (const table of ['courses', 'users', 'clients'])
       for (const id of replica.sqlite.prepare(`SELECT id FROM ${table}`).pluck().all() as string[])
         present.add(`${table}:${id}`);
     for (const key of seen.keys()) if (!present.has(key)) seen.delete(key);

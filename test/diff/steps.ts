@@ -40,7 +40,14 @@ export interface World {
   customfields: { id: string; courseId: string }[];
   hours: string[];
   occasions: string[];
+  /** Every hour type the service shows (in the own settings or on an entry), and the active ones. */
   hourTypes: string[];
+  activeHourTypes: string[];
+  courseTypes: string[];
+  uvts: string[];
+  companies: string[];
+  addresses: string[];
+  clients: string[];
   notifications: string[];
   calendars: string[];
   trainings: { id: string; userId: string }[];
@@ -77,7 +84,15 @@ export function worldOf(
     })),
     hours: hours.map((r) => r.id),
     occasions: records('helferstunden_anlaesse').map((r) => r.id),
-    hourTypes: [...new Set(hours.flatMap((r) => r.relationships.typ ?? []))],
+    hourTypes: records('helferstunden_typen').map((r) => r.id),
+    activeHourTypes: records('helferstunden_typen')
+      .filter((r) => r.attributes.aktiv === true)
+      .map((r) => r.id),
+    courseTypes: records('course_types').map((r) => r.id),
+    uvts: records('uvts').map((r) => r.id),
+    companies: records('companies').map((r) => r.id),
+    addresses: records('addresses').map((r) => r.id),
+    clients: records('clients').map((r) => r.id),
     notifications: records('benachrichtigungen').map((r) => r.id),
     calendars: records('kalender').map((r) => r.id),
     trainings: records('ausbildungen').map((r) => ({
@@ -227,7 +242,7 @@ const PUBLIC: [number, Maker][] = [
     4,
     (w, r) => {
       const occasion = r.pick(w.occasions);
-      const type = r.pick(w.hourTypes);
+      const type = r.pick(w.activeHourTypes);
       const user = r.chance(0.4) ? w.trainerId : r.pick(w.people);
       if (!occasion || !type || !user) return undefined;
       const day = -r.int(0, 120);
@@ -472,15 +487,80 @@ const WEB: [number, Maker][] = [
     },
   ],
   [
-    1,
+    2,
     (w, r) => {
       const id = r.pick(w.hourTypes);
+      // Never the last active type: an organisation that enters hours keeps one, and the client
+      // reads settings that list none as a broken answer (sync/pull/collections/hour-settings.ts).
+      const last = w.activeHourTypes.length === 1 && w.activeHourTypes[0] === id;
       return (
         id &&
         admin('hour type (de)activated', 'PATCH', `/helferstunden/typen/${id}`, {
-          aktiv: r.chance(0.5),
+          aktiv: last || r.chance(0.5),
         })
       );
+    },
+  ],
+  [
+    1,
+    (w, r, tag) => {
+      const id = r.pick(w.hourTypes);
+      return (
+        id &&
+        admin('hour type renamed', 'PATCH', `/helferstunden/typen/${id}`, {
+          bezeichnung: `Stundentyp ${tag}`,
+        })
+      );
+    },
+  ],
+  [
+    1,
+    (w, r, tag) => {
+      const id = r.pick(w.courseTypes);
+      return (
+        id &&
+        admin('course type edited', 'PATCH', `/courses/types/${id}`, { name: `Kurstyp ${tag}` })
+      );
+    },
+  ],
+  [
+    2,
+    (w, r, tag) => {
+      const id = r.pick(w.uvts);
+      if (!id) return undefined;
+      return r.chance(0.5)
+        ? admin('UVT renamed', 'PATCH', `/uvts/${id}`, { name: `UVT ${tag}` })
+        : admin('UVT favourite switched', 'PATCH', `/uvts/${id}`, { favorite: r.chance(0.5) });
+    },
+  ],
+  [
+    1,
+    (w, r, tag) => {
+      const id = r.pick(w.companies);
+      const uvt = r.pick(w.uvts);
+      return (
+        id &&
+        admin('company edited', 'PATCH', `/companies/${id}`, {
+          name: `Firma ${tag}`,
+          ...(uvt && r.chance(0.3) ? { uvt } : {}),
+        })
+      );
+    },
+  ],
+  [
+    1,
+    (w, r, tag) => {
+      const id = r.pick(w.addresses);
+      return (
+        id && admin('course location edited', 'PATCH', `/addresses/${id}`, { city: `Ort ${tag}` })
+      );
+    },
+  ],
+  [
+    1,
+    (w, r, tag) => {
+      const id = r.pick(w.clients);
+      return id && admin('client edited', 'PATCH', `/clients/${id}`, { name: `Kunde ${tag}` });
     },
   ],
   [

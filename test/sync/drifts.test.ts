@@ -9,7 +9,7 @@ import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
 import { callOrThrow, createDispatcher } from '../../sync/dispatch';
 import { runSync } from '../../sync/pull/engine';
-import { EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
+import { DEFAULT_SYNC_OPTIONS, EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -270,7 +270,203 @@ describe('drifts', () => {
       await replica.close();
     }
   });
+
+  it('a participation cancelled or edited and a custom field deleted right after a sync show after --full', async () => {
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    const target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
+    // A course of the near window made for this test, with two participants and a custom field.
+    const tomorrow = new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 10);
+    const course = await write(target, 'POST', '/courses', {
+      data: {
+        type: 'course',
+        attributes: { title: 'Gleich danach', max_participants: 12 },
+        relationships: {
+          course_type: { data: { type: 'course_type', id: '1' } },
+          dates: { data: [{ type: 'course_date', id: 'new-1' }] },
+        },
+      },
+      included: [
+        {
+          type: 'course_date',
+          id: 'new-1',
+          attributes: { from: `${tomorrow}T09:00:00+00:00`, to: `${tomorrow}T16:00:00+00:00` },
+        },
+      ],
+    });
+    const participant = (last: string) =>
+      write(target, 'POST', `/courses/${course.id}/participations`, {
+        data: { type: 'participation', attributes: { first_name: 'Erika', last_name: last } },
+        included: [],
+      });
+    const cancelled = await participant('Absage');
+    const edited = await participant('Alt');
+    const field = await write(target, 'POST', `/courses/${course.id}/customfields`, {
+      data: { type: 'customfield', attributes: { name: 'Parkplatz', field_type: 'text' } },
+    });
+    const api = createApiClient({
+      baseUrl: sandbox.baseUrl,
+      tokens: staticToken(office.accessToken),
+    });
+    const replica = openReplica(join(dir, 'full-right-after.sqlite'));
+    try {
+      // The default bounds: a course confirmed less than a minute ago is one an ordinary sync skips.
+      const fullSync = () => runSync({ api, replica, options: { profile: 'office', full: true } });
+      expect((await fullSync()).ok).toBe(true);
+      const row = (sql: string, id: string) => replica.sqlite.prepare(sql).get(id);
+      expect(row('SELECT status FROM participations WHERE id = ?', cancelled.id)).toEqual({
+        status: 'registered',
+      });
+      expect(row('SELECT id FROM customfields WHERE id = ?', field.id)).toBeDefined();
+
+      await write(target, 'POST', `/courses/${course.id}/participations/${cancelled.id}/cancel`, {
+        data: { type: 'cancellation', attributes: { reason: 'krank' } },
+      });
+      await write(target, 'PATCH', `/courses/${course.id}/participations/${edited.id}`, {
+        data: { type: 'participation', id: edited.id, attributes: { last_name: 'Neu' } },
+      });
+      await write(target, 'DELETE', `/courses/${course.id}/customfields/${field.id}`);
+      expect((await fullSync()).ok).toBe(true);
+
+      expect(row('SELECT status FROM participations WHERE id = ?', cancelled.id)).toEqual({
+        status: 'cancelled',
+      });
+      expect(row('SELECT last_name FROM participations WHERE id = ?', edited.id)).toEqual({
+        last_name: 'Neu',
+      });
+      expect(row('SELECT id FROM customfields WHERE id = ?', field.id)).toBeUndefined();
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it.each(['office', 'trainer'] as const)(
+    'an hour type deactivated on the service that no entry uses stops being offered to the %s, and comes back when activated again',
+    async (profile) => {
+      const user = sandbox.users.find((u) => u.role === profile)!;
+      // A type no entry uses: only the own settings' list of active types tells of it.
+      const typeId = `9${profile.length}`;
+      const putType = (aktiv: boolean) =>
+        sandbox.store.put({
+          type: 'helferstunden_typ',
+          id: typeId,
+          attributes: { bezeichnung: `Wasserwacht ${profile}`, aktiv },
+          relationships: {},
+        });
+      putType(true);
+      const api = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(user.accessToken),
+      });
+      const replica = openReplica(join(dir, `hour-type-${profile}.sqlite`));
+      try {
+        const dispatcher = createDispatcher(replica);
+        const offered = async () =>
+          (await callOrThrow(dispatcher, 'hours.types', { activeOnly: true })).map((t) => t.id);
+        const sync = async (options: { full?: boolean } = {}) =>
+          expect(
+            (
+              await runSync({
+                api,
+                replica,
+                options: { profile, ...EVERY_ITEM_EVERY_SYNC, ...options },
+              })
+            ).ok,
+          ).toBe(true);
+        await sync();
+        expect(await offered()).toContain(typeId);
+
+        putType(false);
+        await sync();
+        expect(await offered()).not.toContain(typeId);
+        await sync({ full: true });
+        expect(await offered()).not.toContain(typeId);
+
+        putType(true);
+        await sync();
+        expect(await offered()).toContain(typeId);
+      } finally {
+        await replica.close();
+        sandbox.store.remove('helferstunden_typ', typeId);
+      }
+    },
+  );
+
+  it.each([
+    { what: 'lists no active type', file: 'empty', typen: { data: [] } },
+    { what: 'leaves its list of types out', file: 'absent', typen: undefined },
+  ])(
+    'a settings answer that $what deactivates no type (a broken answer must not take them all)',
+    async ({ file, typen }) => {
+      const office = sandbox.users.find((u) => u.role === 'office')!;
+      let broken = false;
+      // The own settings as a broken service would send them, once `broken` is set.
+      const settingsAnswer: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        if (!broken || !url.pathname.endsWith('/helferstunden/einstellungen/selbst'))
+          return response;
+        const document = (await response.json()) as {
+          data: { relationships: Record<string, unknown> };
+        };
+        const { typen: _listed, ...others } = document.data.relationships;
+        document.data.relationships = typen ? { ...others, typen } : others;
+        return new Response(JSON.stringify(document), {
+          status: response.status,
+          headers: response.headers,
+        });
+      };
+      const api = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        tokens: staticToken(office.accessToken),
+        fetch: settingsAnswer,
+      });
+      const replica = openReplica(join(dir, `hour-types-${file}.sqlite`));
+      try {
+        // Syncs that read the settings every time, and after the first no hour entry (none
+        // changed, no history window due yet), whose included types would tell the truth.
+        const freshnessHours = { ...DEFAULT_SYNC_OPTIONS.freshnessHours, reference: 0 };
+        const sync = async () =>
+          expect(
+            (await runSync({ api, replica, options: { profile: 'office', freshnessHours } })).ok,
+          ).toBe(true);
+        const active = () =>
+          replica.sqlite
+            .prepare('SELECT id FROM helferstunden_typen WHERE aktiv = 1 ORDER BY id')
+            .pluck()
+            .all();
+        await sync();
+        const before = active();
+        expect(before.length).toBeGreaterThan(1);
+        broken = true;
+        await sync();
+        expect(active()).toEqual(before);
+      } finally {
+        await replica.close();
+      }
+    },
+  );
 });
+
+/** A write through the service's interface, as another user makes it; answers the record written. */
+async function write(
+  target: { baseUrl: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ id: string }> {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      'content-type': 'application/vnd.api+json',
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  if (response.status === 204) return { id: '' };
+  return ((await response.json()) as { data: { id: string } }).data;
+}
 
 function courseOf(date: { relationships: Record<string, unknown> }): string {
   return (date.relationships.course as { id: string }).id;
