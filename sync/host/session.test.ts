@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/server';
 import { demoSandbox } from '../../test/support/demo-sandbox';
 import { TcpSwitch } from '../../test/support/tcp-switch';
 import type { AppState, CoreEvent } from '../contract';
@@ -315,4 +316,43 @@ describe('the app session', () => {
       await session.close();
     }
   });
+
+  it("shows the clock problem when the service's clock is more than 5 minutes off this computer's, as vorort sync --watch does", async () => {
+    const withClock = demoSandbox({ admin: true });
+    const { session, events } = await open('clock', { demo: withClock });
+    const last = () => {
+      const event = events.findLast((e) => e.type === 'sync.state');
+      return event?.type === 'sync.state' ? event.state : null;
+    };
+    const successes = () => events.filter((e) => e.type === 'sync.finished' && e.ok).length;
+    try {
+      await call<AppState>(session, 'account.demo');
+      await until(() => successes() >= 1 && last()?.phase === 'idle', 'the first sync');
+      expect(last()?.problem).toBeNull();
+
+      // The service's clock 10 minutes ahead: this computer's is 10 minutes slow.
+      await moveServiceClock(withClock.current(), 10 * 60_000);
+      await call(session, 'sync.now');
+      await until(() => successes() >= 2 && last()?.phase === 'idle', 'a sync after the move');
+      expect(last()?.problem?.kind).toBe('clock');
+      expect(last()?.problem?.message.de).toContain('10 Minuten nach');
+      expect(last()?.problem?.message.en).toContain('10 minutes slow');
+    } finally {
+      await session.close();
+    }
+  });
 });
+
+/** The sandbox's clock forward by `ms` (its admin interface; the Date header follows it). */
+async function moveServiceClock(sandbox: RunningSandbox | null, ms: number): Promise<void> {
+  if (!sandbox?.admin) throw new Error('the demo runs without its admin interface');
+  const response = await fetch(`${sandbox.admin.url}/clock`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${sandbox.admin.token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ advanceMs: ms }),
+  });
+  expect(response.status).toBe(200);
+}

@@ -6,7 +6,7 @@
 // the host gives, or the bytes for a download) and the private calendar feed's address. Plain
 // Node: no Electron, no sandbox (the demo comes in as a DemoProvider, the dialog as saveFile).
 import { chmodSync, rmSync } from 'node:fs';
-import { ApiError, createApiClient, type ApiClient } from '../api';
+import { createApiClient, type ApiClient } from '../api';
 import {
   hostCalls,
   isHostCallName,
@@ -27,15 +27,18 @@ import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import { openReplica, type Replica } from '../db/open';
 import { createDispatcher, type Dispatcher, type Outcome } from '../dispatch';
 import { exportData } from '../export';
-import { pushOutbox, type PushSummary } from '../outbox/replay';
-import { budgetFor, pullBudget } from '../pull/budget';
 import { feedStatus, refreshFeed, setFeedUrl } from '../pull/feed';
 import { FEED_COLLECTION } from '../pull/feed-sync';
-import type { SyncSummary } from '../pull/engine';
 import type { SyncOptions, SyncProgress } from '../pull/options';
-import { createRefresher, refreshBeforePush, type Refresher } from '../pull/refresh';
-import { runSyncInWorker } from '../pull/worker';
-import { reachable, replicaCounts, SyncScheduler } from '../scheduler';
+import { createRefresher, type Refresher } from '../pull/refresh';
+import { pullInWorker } from '../pull/worker';
+import {
+  reachable,
+  replicaCounts,
+  syncOnce,
+  SyncScheduler,
+  type SyncOnceSummary,
+} from '../scheduler';
 import {
   ensurePrivateDir,
   fileSecretStore,
@@ -119,7 +122,7 @@ export const VISIBLE_LEASE_MS = 60_000;
 /**
  * The heartbeat's interval: every 5 s at most, and at a pace (requests a minute) no more than a
  * quarter of it, so the syncs keep three quarters (each probe since the last sync also comes off
- * the next sync's budget: see syncOnce).
+ * the next sync's budget: see syncInBackground).
  */
 export function heartbeatFor(pace: number | undefined): number {
   return pace === undefined ? 5_000 : Math.max(5_000, Math.ceil((4 * 60_000) / pace));
@@ -141,11 +144,6 @@ const NO_DEMO = new CoreFailure('not_allowed', {
   de: 'Die Demo ist in dieser Umgebung nicht verfügbar.',
   en: 'The demo is not available here.',
 });
-
-/** A sync of the session: the push of the outbox in this thread, the pull in a worker. */
-interface HostSyncSummary extends SyncSummary {
-  outbox: PushSummary;
-}
 
 export async function openHostSession(options: HostSessionOptions): Promise<HostSession> {
   const files = userDataFiles(options.userDataDir);
@@ -169,7 +167,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   let tokens: HostTokens | null = null;
   let api: ApiClient | null = null;
   let refresher: Refresher | null = null;
-  let scheduler: SyncScheduler<HostSyncSummary> | null = null;
+  let scheduler: SyncScheduler<SyncOnceSummary> | null = null;
   let demo: Awaited<ReturnType<DemoProvider['start']>> | null = null;
   let login: AbortController | null = null;
   /** The private feed's fetch that feed.set started (cancelled by a newer one and by close). */
@@ -299,10 +297,10 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
 
   function startScheduler(account: AccountInfo): void {
     const intervalMs = options.syncIntervalMs ?? 5 * 60_000;
-    const started = new SyncScheduler<HostSyncSummary>({
+    const started = new SyncScheduler<SyncOnceSummary>({
       intervalMs,
       heartbeatMs: options.heartbeatMs ?? heartbeatFor(api?.pace),
-      runOnce: (signal, progress) => syncOnce(account, intervalMs, signal, progress),
+      runOnce: (signal, progress) => syncInBackground(account, intervalMs, signal, progress),
       // A token-less HEAD of the base URL, counted for the next sync's budget.
       probe: (signal) => {
         probesSinceSync += 1;
@@ -332,70 +330,42 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     started.start();
   }
 
-  async function syncOnce(
+  /** One sync (sync/scheduler's syncOnce): the push in this thread, the pull in a worker. */
+  async function syncInBackground(
     account: AccountInfo,
     intervalMs: number,
     signal: AbortSignal,
     progress: (event: SyncProgress) => void,
-  ): Promise<HostSyncSummary> {
+  ): Promise<SyncOnceSummary> {
     const client = api;
     const keeper = tokens;
     if (!client || !keeper) throw new Error('not signed in');
     // The probes since the last sync were requests of this client too: they come off this budget.
     const probes = probesSinceSync;
     probesSinceSync = 0;
-    // The courses with changes waiting first, so the office's changes meet them as conflicts.
-    const refreshed = refresher
-      ? await refreshBeforePush({ api: client, refresher, sqlite: replica.sqlite, signal })
-      : 0;
-    const outbox = await pushOutbox({
+    const { profile, ...window } = syncSettings();
+    return syncOnce({
       api: client,
-      sqlite: replica.sqlite,
+      replica,
+      profile,
+      options: { ...window, intervalSeconds: intervalMs / 1000 },
       signal,
-      maxWaitMs: 10_000,
-      onProgress: (event) => progress({ collection: 'outbox', ...event }),
-    });
-    outbox.requests += refreshed; // the push's own: counted and budgeted with it
-    // Out of reach: offline now, without starting a pull that would find the same.
-    if (outbox.unreachable)
-      throw new ApiError({ kind: 'network', method: 'GET', url: account.baseUrl });
-    const intervalSeconds = intervalMs / 1000;
-    const budget = budgetFor(intervalSeconds, client.pace);
-    // At most a quarter (the heartbeat's share of the pace; a longer gap between syncs spread them).
-    const requestBudget = pullBudget(
-      { requestBudget: budget },
-      outbox.requests + Math.min(probes, Math.floor(budget / 4)),
-    );
-    // The pull runs in a worker thread: parsing a large answer never blocks this event loop.
-    const pull = async (token: string) =>
-      runSyncInWorker({
+      pushMaxWaitMs: 10_000,
+      requestsSinceLastSync: probes,
+      ...(refresher ? { refresher } : {}),
+      // The pull runs in a worker thread: parsing a large answer never blocks this event loop.
+      pull: pullInWorker({
         replicaFile: files.replica,
-        token,
+        tokens: keeper,
         client: { baseUrl: account.baseUrl, oauthUrl: oauthBaseOf(account.authUrl) },
-        options: { ...syncSettings(), intervalSeconds, requestBudget },
-        signal,
-        onProgress: (event) => {
-          progress(event);
-          emit({ type: 'sync.progress', ...event });
-        },
         ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
-      });
-    const token = await keeper.getAccessToken();
-    let summary: SyncSummary;
-    try {
-      summary = await pull(token);
-    } catch (error) {
-      // The worker holds a fixed token: on a 401 it is refreshed here and the pull tried once more.
-      if (!(error instanceof ApiError && error.kind === 'auth')) throw error;
-      const fresh = await keeper.refreshAccessToken();
-      if (!fresh) throw error;
-      summary = await pull(fresh);
-    }
-    return {
-      ...summary,
-      outbox,
-      ok: summary.ok && outbox.parked === 0 && !outbox.pausedForLogin,
-    };
+      }),
+      onProgress: (event) => {
+        progress(event);
+        // The pull's progress is an event of its own as well (the push's shows in the state).
+        if (event.collection !== 'outbox') emit({ type: 'sync.progress', ...event });
+      },
+    });
   }
 
   // ---------------------------------------------------------------------------------------
