@@ -20,6 +20,7 @@ import { checkFeedUrl, setFeedUrl } from '../pull/feed';
 import type { PushSummary } from '../outbox/replay';
 import type { SyncSummary } from '../pull/engine';
 import type { SyncProfile } from '../pull/options';
+import { refusedPeople } from '../pull/profile';
 import { replicaScheduler, syncOnce, type SyncOnceSummary } from '../scheduler';
 import type { SyncRunOutcome, SyncScheduler } from '../scheduler/scheduler';
 import { COURSE_MODULE_COLLECTIONS, collectionLabel } from './collections';
@@ -209,10 +210,18 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     lock?.release();
     signals.dispose();
   }
-  if (options.json) print(JSON.stringify(summary));
-  else printSummary(summary, print);
-  return summary.ok ? EXIT.ok : EXIT.partial;
+  // The office profile without the staff: a trainer's token, said with the option that fits it.
+  const hint = refusedPeople(summary) ? TRAINER_HINT : undefined;
+  if (options.json) print(JSON.stringify(hint ? { ...summary, hint } : summary));
+  else {
+    printSummary(summary, print);
+    if (hint) process.stderr.write(`vorort sync: ${hint}\n`);
+  }
+  return summary.ok && !hint ? EXIT.ok : EXIT.partial;
 }
+
+const TRAINER_HINT =
+  'this account may not read the staff, as a trainer’s: sync with --profile trainer (the own courses with their participants, the own hours).';
 
 /** What every sync of the command needs, its options checked (bad ones fail before anything is sent). */
 interface Setup {
@@ -454,6 +463,7 @@ function watchReport(json: boolean, print: (line: string) => void, loginHint: st
       }
       if (!('summary' in outcome)) return; // the state's line says why
       print(syncedLine(outcome.summary, state));
+      if (refusedPeople(outcome.summary)) print(`hint: ${TRAINER_HINT}`);
     },
   };
 }

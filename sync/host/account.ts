@@ -12,6 +12,7 @@ import type { BackgroundSync, SignedInClient } from './background-sync';
 import { ensurePrivateDir } from './files';
 import { loginFailure, loopbackLogin, oauthBaseOf, type TokenSet } from './login';
 import type { DemoProvider, HostCallHandlers, SessionContext } from './session-context';
+import type { ProfileChoice } from './profile-choice';
 import { HostTokens, readStoredTokens } from './tokens';
 
 /** The demo's accounts by role: the office, and the trainer with the most courses ahead. */
@@ -40,6 +41,7 @@ export function createAccount(
     /** A new, empty replica in place of the old one (the next sync fills it). */
     dropReplica(): Promise<void>;
     updateAppSettings(change: Partial<AppSettings>): AppSettings;
+    profile: ProfileChoice;
     /** The session is closing: a login that ends now is not taken. */
     closing(): boolean;
   },
@@ -139,7 +141,9 @@ export function createAccount(
         });
       await signOut(true);
     }
-    ctx.saveSettings({ ...settings(), account: next, user: null });
+    // The person's choice of profile was for the other service's account.
+    const profileChosen = sameService && settings().profileChosen;
+    ctx.saveSettings({ ...settings(), account: next, user: null, profileChosen });
   }
 
   function pendingLoss(): { pending: number; parked: number } {
@@ -183,6 +187,7 @@ export function createAccount(
     }
     const user = await userOf(account, held.accessToken);
     ctx.saveSettings({ ...settings(), user });
+    if (!account.demo) deps.profile.afterLogin(held.scope);
     signedIn(account, held);
     return appState();
   }

@@ -47,6 +47,8 @@ export function createBackgroundSync(
     client(): SignedInClient | null;
     /** The unread notifications in the replica (the data query's answer). */
     unreadNotifications(): Promise<{ id: string; titel: string }[]>;
+    /** After a sync: true when another profile fits the account and was chosen now (sync again). */
+    profileChanged(summary: SyncOnceSummary): boolean;
   },
 ) {
   let scheduler: SyncScheduler<SyncOnceSummary> | null = null;
@@ -101,17 +103,33 @@ export function createBackgroundSync(
     started.start();
   }
 
-  /** One sync (sync/scheduler's syncOnce): the push in this thread, the pull in a worker. */
+  /**
+   * One sync (sync/scheduler's syncOnce): the push in this thread, the pull in a worker. When it
+   * shows that another profile fits the account (the service refused people), at once another
+   * with that profile.
+   */
   async function syncInBackground(
     intervalMs: number,
     signal: AbortSignal,
     progress: (event: SyncProgress) => void,
   ): Promise<SyncOnceSummary> {
-    const client = deps.client();
-    if (!client) throw new Error('not signed in');
     // The probes since the last sync were requests of this client too: they come off this budget.
     const probes = probesSinceSync;
     probesSinceSync = 0;
+    const first = await syncWithSettings(intervalMs, signal, progress, probes);
+    if (!deps.profileChanged(first)) return first;
+    ctx.emit({ type: 'data.changed', collections: Object.keys(first.collections) });
+    return syncWithSettings(intervalMs, signal, progress, 0);
+  }
+
+  async function syncWithSettings(
+    intervalMs: number,
+    signal: AbortSignal,
+    progress: (event: SyncProgress) => void,
+    probes: number,
+  ): Promise<SyncOnceSummary> {
+    const client = deps.client();
+    if (!client) throw new Error('not signed in');
     const { profile, ...window } = ctx.syncSettings();
     return syncOnce({
       api: client.api,

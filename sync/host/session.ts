@@ -23,6 +23,7 @@ import { createAccount, type Account } from './account';
 import { createBackgroundSync } from './background-sync';
 import { createExportCalls } from './export-calls';
 import { fileSecretStore, type SecretStore } from './files';
+import { createProfileChoice } from './profile-choice';
 import {
   createSessionContext,
   type DemoProvider,
@@ -67,6 +68,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   // The parts call each other only once the session runs (the account is defined below).
   const sync = createBackgroundSync(ctx, {
     client: () => account.client(),
+    profileChanged: (summary) => profile.afterSync(summary),
     unreadNotifications: async () => {
       const outcome = await dispatcher.call('notifications.list', { unreadOnly: true });
       if (!outcome.ok) return [];
@@ -75,10 +77,12 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
         .map((item) => ({ id: item.id, titel: item.titel ?? '' }));
     },
   });
+  const profile = createProfileChoice(ctx, updateAppSettings);
   const account: Account = createAccount(ctx, {
     sync,
     dropReplica,
     updateAppSettings,
+    profile,
     closing: () => closing !== null,
   });
   const exports = createExportCalls(ctx, { online: sync.online });
@@ -130,7 +134,10 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       return { visible: sync.visible() };
     },
     'settings.get': async () => ctx.settings().app,
-    'settings.update': async (args) => updateAppSettings(args),
+    'settings.update': async (args) => {
+      if (args.profile !== undefined) profile.chosenByPerson();
+      return updateAppSettings(args);
+    },
   };
 
   async function callHost(name: HostCallName, args: unknown): Promise<Outcome<unknown>> {

@@ -3,7 +3,9 @@
 // indicator (DESIGN rule 12). Everything it depends on is injected, so tests run it on a simulated clock.
 import { ApiError } from '../api';
 import type { SchedulerProblem, SchedulerState } from '../contract';
-import type { SyncProgress } from '../pull/options';
+import type { SyncSummary } from '../pull/engine';
+import type { SyncProfile, SyncProgress } from '../pull/options';
+import { refusedPeople } from '../pull/profile';
 import type { ReplicaCounts } from './counts';
 
 export interface SchedulerTimers {
@@ -22,10 +24,13 @@ export const REAL_TIMERS: SchedulerTimers = {
 export interface ScheduledSyncSummary {
   ok: boolean;
   finishedAt?: string;
-  collections?: Record<string, { error?: string }>;
+  collections?: Record<string, { error?: string; failedItems?: number }>;
   outbox?: { pausedForLogin: boolean };
   /** This computer's clock less the service's, in seconds, when the sync could tell. */
   clockSkewSeconds?: number;
+  profile?: SyncProfile;
+  /** Areas the account may not read (or the organisation has not licensed). */
+  unavailable?: SyncSummary['unavailable'];
 }
 
 /** A finished attempt: the summary, or what runOnce threw. */
@@ -568,6 +573,25 @@ function serviceProblem(text: string): SchedulerProblem {
   };
 }
 
+const PEOPLE_REFUSED: SchedulerProblem = {
+  kind: 'service',
+  message: {
+    de: 'Ihr Konto darf das Personal nicht lesen: Dafür passt das Profil „Kursleitung“ (die eigenen Kurse und Helferstunden).',
+    en: 'Your account may not read the staff: the trainer profile fits it (the own courses and hours).',
+  },
+};
+
+function incompleteProblem(failedRequests: number): SchedulerProblem {
+  const one = failedRequests === 1;
+  return {
+    kind: 'service',
+    message: {
+      de: `Nicht alles konnte gelesen werden: ${failedRequests} ${one ? 'Anfrage an den Dienst ist' : 'Anfragen an den Dienst sind'} fehlgeschlagen. Vorort versucht es bei der nächsten Synchronisierung wieder.`,
+      en: `Not everything could be read: ${failedRequests} ${one ? 'request' : 'requests'} to the service failed. Vorort tries again at the next sync.`,
+    },
+  };
+}
+
 /** The clock is off by `skewSeconds` (this computer less the service). */
 export function clockProblem(skewSeconds: number): SchedulerProblem {
   const minutes = Math.max(1, Math.round(Math.abs(skewSeconds) / 60));
@@ -588,9 +612,17 @@ function withoutRequest(text: string): string {
 
 function judgeSummary(summary: ScheduledSyncSummary, clockLimitSeconds: number): Verdict {
   if (summary.outbox?.pausedForLogin) return { phase: 'login-needed', problem: LOGIN_NEEDED };
-  const failed = Object.values(summary.collections ?? {}).find((result) => result.error);
+  const results = Object.values(summary.collections ?? {});
+  const failed = results.find((result) => result.error);
   if (failed?.error)
     return { phase: 'error', problem: serviceProblem(withoutRequest(failed.error)) };
+  // The office profile without the staff: the account is a trainer's.
+  if (summary.profile && summary.unavailable)
+    if (refusedPeople({ profile: summary.profile, unavailable: summary.unavailable }))
+      return { phase: 'error', problem: PEOPLE_REFUSED };
+  // Requests for single items that failed leave the replica incomplete: not a finished sync.
+  const failedItems = results.reduce((sum, result) => sum + (result.failedItems ?? 0), 0);
+  if (failedItems > 0) return { phase: 'error', problem: incompleteProblem(failedItems) };
   const skew = summary.clockSkewSeconds;
   if (skew !== undefined && Math.abs(skew) > clockLimitSeconds)
     return { phase: 'idle', problem: clockProblem(skew) };
