@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../contract';
+import { DemoSteps } from '../components/DemoSteps';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { reportError, useApp } from '../stores';
 import { AccountForm, DemoButton } from './FirstRun';
@@ -86,8 +87,14 @@ export function SigningIn({ state }: { state: AppState }) {
         <LanguageSwitch />
       </header>
       <main id="main" className="welcome" tabIndex={-1} aria-busy="true">
-        <h1>{state.account?.demo ? t('signingIn.demoTitle') : t('signingIn.title')}</h1>
-        <p role="status">{state.account?.demo ? t('signingIn.demo') : t('signingIn.text')}</p>
+        <h1>
+          {state.account?.demo || state.demoStart ? t('signingIn.demoTitle') : t('signingIn.title')}
+        </h1>
+        {state.demoStart ? (
+          <DemoSteps start={state.demoStart} />
+        ) : (
+          <p role="status">{state.account?.demo ? t('signingIn.demo') : t('signingIn.text')}</p>
+        )}
         <div className="spinner" aria-hidden="true" />
       </main>
     </div>

@@ -168,6 +168,11 @@ export interface AppState {
   scheduler: SchedulerState | null;
   /** Why the session is signed out when it did not ask for it (a refused refresh), in words. */
   reason?: { de: string; en: string } | null;
+  /**
+   * The demo starting (phase signing-in, from the moment it was asked for): its service starting
+   * (the first start makes its data) or its login, and since when (ISO), for words and seconds.
+   */
+  demoStart?: { step: 'service' | 'login'; since: string } | null;
 }
 
 export interface HostCallResults extends ExportCallResults {

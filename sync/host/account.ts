@@ -55,6 +55,8 @@ export function createAccount(
   let refresher: Refresher | null = null;
   let demo: Awaited<ReturnType<DemoProvider['start']>> | null = null;
   let login: AbortController | null = null;
+  /** The demo's step while it starts (phase signing-in). */
+  let demoStart: AppState['demoStart'] = null;
 
   function appState(): AppState {
     return {
@@ -63,12 +65,22 @@ export function createAccount(
       user: phase === 'signed-in' ? settings().user : null,
       scheduler: deps.sync.state(),
       reason,
+      ...(demoStart ? { demoStart } : {}),
     };
   }
 
   function setPhase(next: AppState['phase'], why: AppState['reason'] = null): void {
     phase = next;
     reason = why;
+    demoStart = null;
+    ctx.emit({ type: 'app.state', state: appState() });
+  }
+
+  /** The demo starts: signing in from the first moment, the step said (the service, its login). */
+  function demoStep(step: 'service' | 'login'): void {
+    phase = 'signing-in';
+    reason = null;
+    demoStart = { step, since: new Date().toISOString() };
     ctx.emit({ type: 'app.state', state: appState() });
   }
 
@@ -159,7 +171,8 @@ export function createAccount(
     login?.abort();
     const controller = new AbortController();
     login = controller;
-    setPhase('signing-in');
+    if (account.demo) demoStep('login');
+    else setPhase('signing-in');
     let held: TokenSet;
     try {
       held = await loopbackLogin({
@@ -213,7 +226,17 @@ export function createAccount(
    * replica goes (the demo's service data stays), then signed in as the other.
    */
   async function demoLogin(role: DemoRole = settings().demoRole): Promise<AppState> {
-    const account = await startDemo();
+    // Said at once: the first start of a large demo makes its data for a while.
+    if (!options.demo) throw NO_DEMO;
+    const before = phase;
+    demoStep('service');
+    let account: AccountInfo;
+    try {
+      account = await startDemo();
+    } catch (error) {
+      setPhase(before);
+      throw error;
+    }
     if (!settings().account?.demo) await switchAccount(account);
     else if (settings().demoRole !== role) {
       await forgetLogin();

@@ -317,6 +317,42 @@ describe('the app session', () => {
     }
   });
 
+  it('the demo says its steps from the first moment: its service starting, its login, then signed in', async () => {
+    let seen: CoreEvent[] = [];
+    let eventsWhenReady = -1;
+    const watched: DemoProvider = {
+      async start(dataDir) {
+        const started = await demo.start(dataDir);
+        eventsWhenReady = seen.length;
+        return started;
+      },
+    };
+    const { session, events } = await open('demo-steps', { demo: watched });
+    seen = events;
+    try {
+      const state = await call<AppState>(session, 'account.demo', { role: 'trainer' });
+      expect(state.phase).toBe('signed-in');
+      expect(state.demoStart).toBeUndefined();
+      const steps = events.flatMap((e) =>
+        e.type === 'app.state' ? [`${e.state.phase}:${e.state.demoStart?.step ?? ''}`] : [],
+      );
+      expect(steps[0]).toBe('signing-in:service');
+      expect(steps).toContain('signing-in:login');
+      expect(steps.at(-1)).toBe('signed-in:');
+      // Said before the service was ready (its first start makes the data for a while).
+      const first = events.findIndex((e) => e.type === 'app.state');
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(first).toBeLessThan(eventsWhenReady);
+      const service = events.find(
+        (e) => e.type === 'app.state' && e.state.demoStart?.step === 'service',
+      );
+      if (service?.type !== 'app.state') throw new Error('no service step');
+      expect(Date.parse(service.state.demoStart!.since)).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await session.close();
+    }
+  });
+
   it("shows the clock problem when the service's clock is more than 5 minutes off this computer's, as vorort sync --watch does", async () => {
     const withClock = demoSandbox({ admin: true });
     const { session, events } = await open('clock', { demo: withClock });
