@@ -5,7 +5,8 @@ import { ApiError, type ApiErrorKind } from '../api';
 import type { SchedulerState } from '../contract';
 import type { SyncProgress } from '../pull/options';
 import type { ReplicaCounts } from './counts';
-import { SyncScheduler, type ScheduledSyncSummary, type SchedulerTimers } from './scheduler';
+import { SyncScheduler, type SchedulerTimers } from './scheduler';
+import type { ScheduledSyncSummary } from './verdict';
 
 const START = Date.parse('2025-03-03T09:00:00.000Z');
 const SECOND = 1000;
