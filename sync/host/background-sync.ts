@@ -47,8 +47,8 @@ export function createBackgroundSync(
     client(): SignedInClient | null;
     /** The unread notifications in the replica (the data query's answer). */
     unreadNotifications(): Promise<{ id: string; titel: string }[]>;
-    /** After a sync: true when another profile fits the account and was chosen now (sync again). */
-    profileChanged(summary: SyncOnceSummary): boolean;
+    /** After each sync (the profile may be chosen anew from what it met). */
+    afterSync(summary: SyncOnceSummary): void;
   },
 ) {
   let scheduler: SyncScheduler<SyncOnceSummary> | null = null;
@@ -104,9 +104,9 @@ export function createBackgroundSync(
   }
 
   /**
-   * One sync (sync/scheduler's syncOnce): the push in this thread, the pull in a worker. When it
-   * shows that another profile fits the account (the service refused people), at once another
-   * with that profile.
+   * One sync (sync/scheduler's syncOnce): the push in this thread, the pull in a worker. When the
+   * profile is another now (chosen from what the sync met, or by the person meanwhile), at once
+   * another with it: what the first one met is moot.
    */
   async function syncInBackground(
     intervalMs: number,
@@ -117,7 +117,8 @@ export function createBackgroundSync(
     const probes = probesSinceSync;
     probesSinceSync = 0;
     const first = await syncWithSettings(intervalMs, signal, progress, probes);
-    if (!deps.profileChanged(first)) return first;
+    deps.afterSync(first);
+    if (first.profile === ctx.syncSettings().profile) return first;
     ctx.emit({ type: 'data.changed', collections: Object.keys(first.collections) });
     return syncWithSettings(intervalMs, signal, progress, 0);
   }

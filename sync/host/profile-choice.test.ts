@@ -130,6 +130,26 @@ describe('the sync profile of an own account', () => {
       await session.close();
     }
   });
+
+  it('the person choosing the trainer profile while the first (office) sync runs: the same sync goes on with it', async () => {
+    const { session, events } = await open('chosen-meanwhile');
+    try {
+      await call<AppState>(session, 'account.configure', accountOf());
+      await call<AppState>(session, 'account.login');
+      await until(() => lastState(events)?.phase === 'syncing', 'the first sync running');
+      await call(session, 'settings.update', { profile: 'trainer' });
+      await until(
+        () => finished(events).length >= 1 && lastState(events)?.phase !== 'syncing',
+        'the first sync',
+      );
+      expect(finished(events)).toHaveLength(1);
+      expect(finished(events)[0]).toMatchObject({ ok: true });
+      expect(lastState(events)).toMatchObject({ phase: 'idle', problem: null });
+      expect((await call<AppSettings>(session, 'settings.get')).profile).toBe('trainer');
+    } finally {
+      await session.close();
+    }
+  });
 });
 
 /** A trainer's scopes without the right to read people (sandbox/auth/scopes.ts names them). */

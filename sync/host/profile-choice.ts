@@ -24,11 +24,10 @@ export function createProfileChoice(
       if (fitting && ours() && ctx.settings().app.profile !== fitting)
         updateAppSettings({ profile: fitting });
     },
-    /** True when the service refused people to the office profile and the trainer's is chosen now. */
-    afterSync(summary: Pick<SyncSummary, 'profile' | 'unavailable'>): boolean {
-      if (!ours() || !refusedPeople(summary)) return false;
-      updateAppSettings({ profile: 'trainer' });
-      return true;
+    /** The service refused people to the office profile: the trainer's from now on. */
+    afterSync(summary: Pick<SyncSummary, 'profile' | 'unavailable'>): void {
+      if (ours() && refusedPeople(summary) && ctx.settings().app.profile === 'office')
+        updateAppSettings({ profile: 'trainer' });
     },
     /** The person chose a profile in the settings: it stays theirs (until another service's account). */
     chosenByPerson(): void {

@@ -68,7 +68,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
   // The parts call each other only once the session runs (the account is defined below).
   const sync = createBackgroundSync(ctx, {
     client: () => account.client(),
-    profileChanged: (summary) => profile.afterSync(summary),
+    afterSync: (summary) => profile.afterSync(summary),
     unreadNotifications: async () => {
       const outcome = await dispatcher.call('notifications.list', { unreadOnly: true });
       if (!outcome.ok) return [];
