@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLinkableAddress, type AppState } from '../contract';
+import { DemoSteps } from '../components/DemoSteps';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { cancelSignIn, signInWith, useSignOut } from '../sign-in';
 import { reportError, useApp } from '../stores';
@@ -222,10 +223,14 @@ export function SigningIn({ state }: { state: AppState }) {
         <LanguageSwitch />
       </header>
       <main id="main" className="welcome" tabIndex={-1}>
-        <h1>{demo ? t('signingIn.demoTitle') : t('signingIn.title')}</h1>
+        <h1>{demo || state.demoStart ? t('signingIn.demoTitle') : t('signingIn.title')}</h1>
         <div className="signing-in-status" aria-busy="true">
           <div className="spinner" aria-hidden="true" />
-          <p role="status">{demo ? t('signingIn.demo') : t('signingIn.text')}</p>
+          {state.demoStart ? (
+            <DemoSteps start={state.demoStart} />
+          ) : (
+            <p role="status">{demo ? t('signingIn.demo') : t('signingIn.text')}</p>
+          )}
         </div>
         <div className="actions">
           <button

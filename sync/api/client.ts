@@ -65,6 +65,8 @@ export interface ApiClient
     ClientsApi {
   /** The pace this client keeps, in requests a minute (see ApiClientOptions.pace); undefined: none. */
   readonly pace: number | undefined;
+  /** The service's base URL (ending in /), for words about the service as a whole. */
+  readonly baseUrl: string;
   /**
    * A write (or any request) below the base URL, with a JSON:API body. Answers the parsed
    * document, or null for 204 or an empty body. POST and PATCH are never sent twice by the
@@ -92,6 +94,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const core = createCore(base, transport, options.backoff);
   return {
     pace,
+    baseUrl: base.href,
     ...personalApi(core),
     ...organisationApi(core, authBase),
     ...kalenderApi(core),

@@ -1,5 +1,6 @@
 // The service client's public surface (sync/api). Everything else in this folder is internal.
 export { createApiClient, type ApiClient, type ApiClientOptions } from './client';
+export { watchClockSkew, type ClockSkewWatch } from './clock-skew';
 export type { RequestOptions, SendOptions, SentDocument, WriteMethod } from './core';
 export { ApiError, isRetryable, type ApiErrorKind, type ServiceErrorObject } from './errors';
 export { indexIncluded, relatedIds, type IncludedIndex } from './included';

@@ -5,7 +5,7 @@ import { SyncLockedError } from '../db/sync-lock';
 
 export const EXIT = {
   ok: 0,
-  /** The sync ran but some collections failed (service errors); the rest is applied. */
+  /** The sync ran but some collections failed (service errors), or the office profile was refused the staff; the rest is applied. */
   partial: 1,
   /** Bad options or arguments, or a --db that is not a replica (or not one this Vorort can use). */
   badInput: 2,
@@ -22,7 +22,8 @@ export const EXIT = {
 /** The exit codes as `vorort sync --help` and docs/command-line.md list them. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
-  1    some collections or items failed (the rest is applied)
+  1    some collections or items failed, or the office profile may not read
+       the staff (a hint names --profile trainer); the rest is applied
   2    bad input: options, arguments, or a --db that is not a usable replica
   3    network failure: the service could not be reached
   4    login refused (401; a 403 for one area is reported, not failed)

@@ -16,7 +16,8 @@ import {
   feedUrlOption,
   type SyncCommandOptions,
 } from './sync-setup';
-import { printSummary } from './sync-summary';
+import { refusedPeople } from '../pull/profile';
+import { printSummary, TRAINER_HINT } from './sync-summary';
 import { watchCommand } from './sync-watch';
 
 export { missingLines } from './sync-summary';
@@ -152,7 +153,12 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     lock?.release();
     signals.dispose();
   }
-  if (options.json) print(JSON.stringify(summary));
-  else printSummary(summary, print);
-  return summary.ok ? EXIT.ok : EXIT.partial;
+  // The office profile without the staff: a trainer's token, said with the option that fits it.
+  const hint = refusedPeople(summary) ? TRAINER_HINT : undefined;
+  if (options.json) print(JSON.stringify(hint ? { ...summary, hint } : summary));
+  else {
+    printSummary(summary, print);
+    if (hint) process.stderr.write(`vorort sync: ${hint}\n`);
+  }
+  return summary.ok && !hint ? EXIT.ok : EXIT.partial;
 }

@@ -113,3 +113,7 @@ export function printSummary(
     for (const line of missing) print(`  ${line}`);
   }
 }
+
+/** The office profile refused the staff (a trainer's token): said with the option that fits it. */
+export const TRAINER_HINT =
+  'this account may not read the staff, as a trainer’s: sync with --profile trainer (the own courses with their participants, the own hours).';

@@ -9,6 +9,7 @@ import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
 import { replicaScheduler, type SyncOnceSummary } from '../scheduler';
 import type { SyncRunOutcome, SyncScheduler } from '../scheduler/scheduler';
 import { setFeedUrl } from '../pull/feed';
+import { refusedPeople } from '../pull/profile';
 import { EXIT, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
 import { parseHttpUrl, parsePositiveInt } from './parse';
 import { jsonLinesProgress, sayWaits, terminalProgress, type ProgressReporter } from './progress';
@@ -22,7 +23,7 @@ import {
   tokenSourceOf,
   type SyncCommandOptions,
 } from './sync-setup';
-import { count } from './sync-summary';
+import { count, TRAINER_HINT } from './sync-summary';
 
 /**
  * `vorort sync --watch`: the background scheduler in the terminal until Ctrl+C or SIGTERM. The same
@@ -201,6 +202,7 @@ function watchReport(json: boolean, print: (line: string) => void, loginHint: st
       }
       if (!('summary' in outcome)) return; // the state's line says why
       print(syncedLine(outcome.summary, state));
+      if (refusedPeople(outcome.summary)) print(`hint: ${TRAINER_HINT}`);
     },
   };
 }

@@ -202,6 +202,11 @@ export interface AppState {
   demoRole?: 'office' | 'trainer' | null;
   /** The running demo's service: answering, or taken offline (demo.service); null without one. */
   demoService?: 'online' | 'offline' | null;
+  /**
+   * The demo starting (phase signing-in, from the moment it was asked for): its service starting
+   * (the first start makes its data) or its login, and since when (ISO), for words and seconds.
+   */
+  demoStart?: { step: 'service' | 'login'; since: string } | null;
 }
 
 export interface HostCallResults extends ExportCallResults {

@@ -98,12 +98,14 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
 
 /**
  * What settings.json keeps: the account (not secret), who signed in last, the demo's role (which
- * demo account the replica belongs to) and the app's settings.
+ * demo account the replica belongs to), whether the person chose the profile, the app's settings.
  */
 export interface Settings {
   account: AccountInfo | null;
   user: { id: string; name: string } | null;
   demoRole: 'office' | 'trainer';
+  /** The person chose the sync profile (settings.update): it is no longer chosen for them. */
+  profileChosen: boolean;
   app: AppSettings;
 }
 
@@ -111,6 +113,7 @@ export const EMPTY_SETTINGS: Settings = {
   account: null,
   user: null,
   demoRole: 'office',
+  profileChosen: false,
   app: DEFAULT_APP_SETTINGS,
 };
 
@@ -150,6 +153,7 @@ export function readSettings(path: string): Settings {
     account: member(accountSchema.nullable(), stored.account, null),
     user: member(userSchema.nullable(), stored.user, null),
     demoRole: member(demoRoleSchema, stored.demoRole, 'office'),
+    profileChosen: member(z.boolean(), stored.profileChosen, false),
     app: readAppSettings(stored.app),
   };
 }

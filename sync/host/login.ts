@@ -17,6 +17,8 @@ export interface TokenSet {
   refreshToken?: string;
   /** Milliseconds since the epoch, when the answer said (expires_in). */
   expiresAt?: number;
+  /** The scopes granted (space-separated), when the answer named them. */
+  scope?: string;
 }
 
 /** Where authorize, token and userinfo live: the authorization URL less its `/authorize`. */
@@ -69,6 +71,7 @@ export function tokenSetOf(answer: client.TokenEndpointResponse, now: number): T
     accessToken: answer.access_token,
     ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
     ...(typeof answer.expires_in === 'number' ? { expiresAt: now + answer.expires_in * 1000 } : {}),
+    ...(typeof answer.scope === 'string' ? { scope: answer.scope } : {}),
   };
 }
 

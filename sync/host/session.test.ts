@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/server';
 import { demoSandbox } from '../../test/support/demo-sandbox';
 import { TcpSwitch } from '../../test/support/tcp-switch';
 import type { AppState, CoreEvent } from '../contract';
@@ -315,4 +316,79 @@ describe('the app session', () => {
       await session.close();
     }
   });
+
+  it('the demo says its steps from the first moment: its service starting, its login, then signed in', async () => {
+    let seen: CoreEvent[] = [];
+    let eventsWhenReady = -1;
+    const watched: DemoProvider = {
+      async start(dataDir) {
+        const started = await demo.start(dataDir);
+        eventsWhenReady = seen.length;
+        return started;
+      },
+    };
+    const { session, events } = await open('demo-steps', { demo: watched });
+    seen = events;
+    try {
+      const state = await call<AppState>(session, 'account.demo', { role: 'trainer' });
+      expect(state.phase).toBe('signed-in');
+      expect(state.demoStart).toBeUndefined();
+      const steps = events.flatMap((e) =>
+        e.type === 'app.state' ? [`${e.state.phase}:${e.state.demoStart?.step ?? ''}`] : [],
+      );
+      expect(steps[0]).toBe('signing-in:service');
+      expect(steps).toContain('signing-in:login');
+      expect(steps.at(-1)).toBe('signed-in:');
+      // Said before the service was ready (its first start makes the data for a while).
+      const first = events.findIndex((e) => e.type === 'app.state');
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(first).toBeLessThan(eventsWhenReady);
+      const service = events.find(
+        (e) => e.type === 'app.state' && e.state.demoStart?.step === 'service',
+      );
+      if (service?.type !== 'app.state') throw new Error('no service step');
+      expect(Date.parse(service.state.demoStart!.since)).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("shows the clock problem when the service's clock is more than 5 minutes off this computer's, as vorort sync --watch does", async () => {
+    const withClock = demoSandbox({ admin: true });
+    const { session, events } = await open('clock', { demo: withClock });
+    const last = () => {
+      const event = events.findLast((e) => e.type === 'sync.state');
+      return event?.type === 'sync.state' ? event.state : null;
+    };
+    const successes = () => events.filter((e) => e.type === 'sync.finished' && e.ok).length;
+    try {
+      await call<AppState>(session, 'account.demo');
+      await until(() => successes() >= 1 && last()?.phase === 'idle', 'the first sync');
+      expect(last()?.problem).toBeNull();
+
+      // The service's clock 10 minutes ahead: this computer's is 10 minutes slow.
+      await moveServiceClock(withClock.current(), 10 * 60_000);
+      await call(session, 'sync.now');
+      await until(() => successes() >= 2 && last()?.phase === 'idle', 'a sync after the move');
+      expect(last()?.problem?.kind).toBe('clock');
+      expect(last()?.problem?.message.de).toContain('10 Minuten nach');
+      expect(last()?.problem?.message.en).toContain('10 minutes slow');
+    } finally {
+      await session.close();
+    }
+  });
 });
+
+/** The sandbox's clock forward by `ms` (its admin interface; the Date header follows it). */
+async function moveServiceClock(sandbox: RunningSandbox | null, ms: number): Promise<void> {
+  if (!sandbox?.admin) throw new Error('the demo runs without its admin interface');
+  const response = await fetch(`${sandbox.admin.url}/clock`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${sandbox.admin.token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ advanceMs: ms }),
+  });
+  expect(response.status).toBe(200);
+}

@@ -1,6 +1,6 @@
 // One sync: every collection of the profile, in an order where parents come before children.
 import { setMaxListeners } from 'node:events';
-import type { ApiClient } from '../api';
+import { watchClockSkew, type ApiClient } from '../api';
 import { AREAS } from '../contract';
 import type { Replica } from '../db/open';
 import { tableChangesOf } from '../db/table-changes';
@@ -61,6 +61,11 @@ export interface SyncSummary {
   restore?: RestoreNotice;
   /** The replica's tables this sync changed (sorted): what the screens read again. */
   tables?: string[];
+  /**
+   * This computer's clock less the service's, in seconds, from the Date of the pull's answers;
+   * absent when no answer had one or the difference is within the HTTP date's rounding.
+   */
+  clockSkewSeconds?: number;
 }
 
 export interface RunSyncInput {
@@ -77,6 +82,12 @@ export interface RunSyncInput {
   /** The client's pace (requests a minute), when it has one: the pull stops before it would run past its slot. */
   paceRequestsPerMinute?: number;
 }
+
+/** What a pull is told besides its client and replica (the place it runs in holds those). */
+export type PullRun = Omit<RunSyncInput, 'api' | 'replica'>;
+
+/** Where a pull runs: runSync in this thread, or a worker thread (see pullInWorker). */
+export type PullRunner = (run: PullRun) => Promise<SyncSummary>;
 
 /**
  * The collections of the course module (an unlicensed module, 423, skips them all): the courses
@@ -134,6 +145,8 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
   }) as number;
   input.replica.sqlite.pragma('wal_autocheckpoint = 0');
   const serviceHost = serviceHostWatch(input.api);
+  const clock = watchClockSkew(input.api);
+  let clockSkewSeconds: number | undefined;
   try {
     // Only this sync's requests count (an on-demand refresh may share the client meanwhile).
     await countingOwnRequests(
@@ -156,11 +169,13 @@ export async function runSync(input: RunSyncInput): Promise<SyncSummary> {
     throw error;
   } finally {
     serviceHost.stop();
+    clockSkewSeconds = clock.stop();
     input.signal?.removeEventListener('abort', forwardAbort);
     input.replica.sqlite.pragma(`wal_autocheckpoint = ${checkpointEvery}`);
     input.replica.sqlite.pragma('wal_checkpoint(PASSIVE)');
   }
-  return finish(ctx, input.replica, started, requests, restoreWatch);
+  const summary = finish(ctx, input.replica, started, requests, restoreWatch);
+  return clockSkewSeconds === undefined ? summary : { ...summary, clockSkewSeconds };
 }
 
 /**

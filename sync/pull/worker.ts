@@ -2,8 +2,8 @@
 // responsive; a single large answer cannot be parsed in bounded chunks). The worker opens its
 // own connection to the replica; WAL lets the main thread read it meanwhile.
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../api';
-import type { SyncSummary } from './engine';
+import { ApiError, type TokenSource } from '../api';
+import type { PullRunner, SyncSummary } from './engine';
 import type { SyncProgress } from './options';
 import type { SerializedError, WorkerMessage, WorkerSyncInput } from './worker-protocol';
 
@@ -40,6 +40,47 @@ export function runSyncInWorker(run: WorkerSyncRun): Promise<SyncSummary> {
       else reject(outcome.error);
     });
   });
+}
+
+export interface WorkerPullSetup extends Pick<
+  WorkerSyncRun,
+  'replicaFile' | 'client' | 'workerUrl'
+> {
+  /** The main thread's tokens: the worker gets the current one, and a fresh one after a 401. */
+  tokens: TokenSource;
+}
+
+/**
+ * A pull in a worker thread (the desktop app's and browser mode's), as a PullRunner. The worker
+ * holds a fixed token: on a 401 a fresh one is asked for here and the pull tried once more. Its
+ * client keeps the pace of `client` (the setup's, as the main thread's client does).
+ */
+export function pullInWorker(setup: WorkerPullSetup): PullRunner {
+  return async (run) => {
+    // Functions do not cross into a worker: it takes the defaults' clocks.
+    const { today: _today, now: _now, ...options } = run.options;
+    const pull = (token: string) =>
+      runSyncInWorker({
+        replicaFile: setup.replicaFile,
+        token,
+        client: setup.client,
+        options: {
+          ...options,
+          ...(run.budget === undefined ? {} : { requestBudget: run.budget }),
+        },
+        ...(run.signal ? { signal: run.signal } : {}),
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+        ...(setup.workerUrl ? { workerUrl: setup.workerUrl } : {}),
+      });
+    try {
+      return await pull(await setup.tokens.getAccessToken());
+    } catch (error) {
+      if (!(error instanceof ApiError && error.kind === 'auth')) throw error;
+      const fresh = await setup.tokens.refreshAccessToken?.();
+      if (!fresh) throw error;
+      return pull(fresh);
+    }
+  };
 }
 
 function revive(error: SerializedError): Error {

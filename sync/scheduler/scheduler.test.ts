@@ -5,7 +5,8 @@ import { ApiError, type ApiErrorKind } from '../api';
 import type { SchedulerState } from '../contract';
 import type { SyncProgress } from '../pull/options';
 import type { ReplicaCounts } from './counts';
-import { SyncScheduler, type ScheduledSyncSummary, type SchedulerTimers } from './scheduler';
+import { SyncScheduler, type SchedulerTimers } from './scheduler';
+import type { ScheduledSyncSummary } from './verdict';
 
 const START = Date.parse('2025-03-03T09:00:00.000Z');
 const SECOND = 1000;
@@ -374,6 +375,42 @@ describe('SyncScheduler', () => {
     fail = {};
     await t.clock.advance(5 * MINUTE);
     expect(t.last()).toMatchObject({ phase: 'idle', problem: null });
+  });
+
+  it('a sync whose requests for single items failed, or an office sync refused the staff, is not "synced": an error in words', async () => {
+    let answer: Partial<ScheduledSyncSummary> = {
+      ok: false,
+      collections: { personal: {}, person_details: { failedItems: 1 } },
+    };
+    const t = setup({ auto: () => answer });
+    t.scheduler.start();
+    await t.clock.advance(0);
+    expect(t.last()).toMatchObject({
+      phase: 'error',
+      problem: { kind: 'service' },
+      lastSuccessfulSyncAt: null,
+      nextAttemptAt: at(START + 5 * MINUTE),
+    });
+    expect(t.last().problem!.message.de).toBe(
+      'Nicht alles konnte gelesen werden: 1 Anfrage an den Dienst ist fehlgeschlagen. Vorort versucht es bei der nächsten Synchronisierung wieder.',
+    );
+    expect(t.last().problem!.message.en).toBe(
+      'Not everything could be read: 1 request to the service failed. Vorort tries again at the next sync.',
+    );
+    // The office profile refused the staff: the words say which profile fits.
+    answer = {
+      profile: 'office',
+      unavailable: [{ collection: 'personal', reason: 'forbidden', message: '' }],
+    };
+    await t.clock.advance(5 * MINUTE);
+    expect(t.last()).toMatchObject({ phase: 'error', problem: { kind: 'service' } });
+    expect(t.last().problem!.message.en).toBe(
+      'Your account may not read the staff: the trainer profile fits it (the own courses and hours).',
+    );
+    answer = { collections: { person_details: {} } };
+    await t.clock.advance(5 * MINUTE);
+    expect(t.last()).toMatchObject({ phase: 'idle', problem: null });
+    expect(t.last().lastSuccessfulSyncAt).not.toBeNull();
   });
 
   it('a clock far off the service is a problem in words; the sync still counts as done', async () => {

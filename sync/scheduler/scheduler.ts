@@ -1,10 +1,10 @@
 // The background sync scheduler of the core (plain Node; the desktop host and browser mode start it
 // and feed it OS events): when to sync, never two at once, and its state in words for a sync
 // indicator (DESIGN rule 12). Everything it depends on is injected, so tests run it on a simulated clock.
-import { ApiError } from '../api';
 import type { SchedulerProblem, SchedulerState } from '../contract';
 import type { SyncProgress } from '../pull/options';
 import type { ReplicaCounts } from './counts';
+import { judgeError, judgeSummary, OFFLINE, type ScheduledSyncSummary } from './verdict';
 
 export interface SchedulerTimers {
   now(): number;
@@ -17,16 +17,6 @@ export const REAL_TIMERS: SchedulerTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
-
-/** What the scheduler reads from a finished sync (syncOnce's summary has it all). */
-export interface ScheduledSyncSummary {
-  ok: boolean;
-  finishedAt?: string;
-  collections?: Record<string, { error?: string }>;
-  outbox?: { pausedForLogin: boolean };
-  /** This computer's clock less the service's, in seconds, when the sync could tell. */
-  clockSkewSeconds?: number;
-}
 
 /** A finished attempt: the summary, or what runOnce threw. */
 export type SyncRunOutcome<S> = { summary: S } | { error: unknown };
@@ -69,14 +59,6 @@ export interface SyncSchedulerOptions<S extends ScheduledSyncSummary = Scheduled
 }
 
 type Follow = 'any' | 'forced' | null;
-
-/** What a finished attempt means for the scheduler. */
-type Verdict =
-  | { phase: 'idle'; problem: SchedulerProblem | null }
-  | { phase: 'error'; problem: SchedulerProblem; retryAfterMs?: number }
-  | { phase: 'offline'; problem: SchedulerProblem }
-  | { phase: 'login-needed'; problem: SchedulerProblem }
-  | { phase: 'cancelled' };
 
 export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary> {
   private readonly timers: SchedulerTimers;
@@ -323,7 +305,8 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
     switch (verdict.phase) {
       case 'idle':
         if ('summary' in outcome && outcome.summary.ok)
-          this.lastSuccess = outcome.summary.finishedAt ?? this.iso(this.timers.now());
+          this.lastSuccess =
+            outcome.summary.finishedAt ?? new Date(this.timers.now()).toISOString();
         this.settle('idle', verdict.problem);
         if (follow) next = () => this.launch();
         else this.schedule('sync', this.intervalMs);
@@ -504,10 +487,6 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
       // A listener's failure is its own; the scheduler goes on.
     }
   }
-
-  private iso(ms: number): string {
-    return new Date(ms).toISOString();
-  }
 }
 
 const noop = () => {};
@@ -516,127 +495,4 @@ function latest(a: string | null, b: string | null): string | null {
   if (a === null) return b;
   if (b === null) return a;
   return Date.parse(a) >= Date.parse(b) ? a : b;
-}
-
-export const OFFLINE: SchedulerProblem = {
-  kind: 'network',
-  message: {
-    de: 'Keine Verbindung zum Dienst. Vorort versucht es von selbst wieder; Ihre Änderungen bleiben gespeichert.',
-    en: 'No connection to the service. Vorort keeps trying by itself; your changes are kept.',
-  },
-};
-
-const NO_ANSWER: SchedulerProblem = {
-  kind: 'network',
-  message: {
-    de: 'Der Dienst antwortet nicht. Vorort versucht es von selbst wieder; Ihre Änderungen bleiben gespeichert.',
-    en: 'The service does not answer. Vorort keeps trying by itself; your changes are kept.',
-  },
-};
-
-const INTERRUPTED: SchedulerProblem = {
-  kind: 'network',
-  message: {
-    de: 'Die Verbindung zum Dienst ist abgebrochen. Vorort versucht es beim nächsten Mal wieder.',
-    en: 'The connection to the service broke off. Vorort tries again next time.',
-  },
-};
-
-export const LOGIN_NEEDED: SchedulerProblem = {
-  kind: 'login',
-  message: {
-    de: 'Bitte melden Sie sich neu an: Der Dienst hat die Anmeldung nicht angenommen. Ihre Änderungen bleiben gespeichert und werden danach gesendet.',
-    en: 'Please log in again: the service did not accept the login. Your changes are kept and sent afterwards.',
-  },
-};
-
-const THROTTLED: SchedulerProblem = {
-  kind: 'service',
-  message: {
-    de: 'Der Dienst begrenzt gerade die Zahl der Anfragen. Vorort wartet und versucht es später wieder.',
-    en: 'The service is limiting requests right now. Vorort waits and tries again later.',
-  },
-};
-
-function serviceProblem(text: string): SchedulerProblem {
-  return {
-    kind: 'service',
-    message: {
-      de: `Der Dienst hat einen Fehler gemeldet: ${text}`,
-      en: `The service reported an error: ${text}`,
-    },
-  };
-}
-
-/** The clock is off by `skewSeconds` (this computer less the service). */
-export function clockProblem(skewSeconds: number): SchedulerProblem {
-  const minutes = Math.max(1, Math.round(Math.abs(skewSeconds) / 60));
-  const ahead = skewSeconds > 0;
-  return {
-    kind: 'clock',
-    message: {
-      de: `Die Uhr dieses Computers geht etwa ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} ${ahead ? 'vor' : 'nach'}. Bitte stellen Sie Datum und Uhrzeit richtig ein, sonst erscheinen Zeiten falsch.`,
-      en: `This computer's clock is about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} ${ahead ? 'fast' : 'slow'}. Please set the correct date and time, or times will appear wrong.`,
-    },
-  };
-}
-
-/** The service's words without the request's address (people do not need it). */
-function withoutRequest(text: string): string {
-  return text.replace(/\s*\[[A-Z]+ \S+\]$/, '');
-}
-
-function judgeSummary(summary: ScheduledSyncSummary, clockLimitSeconds: number): Verdict {
-  if (summary.outbox?.pausedForLogin) return { phase: 'login-needed', problem: LOGIN_NEEDED };
-  const failed = Object.values(summary.collections ?? {}).find((result) => result.error);
-  if (failed?.error)
-    return { phase: 'error', problem: serviceProblem(withoutRequest(failed.error)) };
-  const skew = summary.clockSkewSeconds;
-  if (skew !== undefined && Math.abs(skew) > clockLimitSeconds)
-    return { phase: 'idle', problem: clockProblem(skew) };
-  return { phase: 'idle', problem: null };
-}
-
-function judgeError(error: unknown): Verdict {
-  if (error instanceof ApiError) {
-    switch (error.kind) {
-      case 'cancelled':
-        return { phase: 'cancelled' };
-      case 'auth':
-        return { phase: 'login-needed', problem: LOGIN_NEEDED };
-      case 'network':
-        return { phase: 'offline', problem: OFFLINE };
-      case 'timeout':
-        return { phase: 'offline', problem: NO_ANSWER };
-      case 'interrupted':
-        return { phase: 'error', problem: INTERRUPTED };
-      case 'throttled':
-        return {
-          phase: 'error',
-          problem: THROTTLED,
-          ...(error.retryAfterSeconds === undefined
-            ? {}
-            : { retryAfterMs: error.retryAfterSeconds * 1000 }),
-        };
-      default: {
-        const words = error.errors
-          .map((e) => e.detail || e.title)
-          .filter(Boolean)
-          .join('; ');
-        return { phase: 'error', problem: serviceProblem(words || withoutRequest(error.message)) };
-      }
-    }
-  }
-  if (error instanceof Error && error.name === 'AbortError') return { phase: 'cancelled' };
-  const text = error instanceof Error ? error.message : String(error);
-  return {
-    phase: 'error',
-    problem: {
-      kind: 'service',
-      message: {
-        de: `Die Synchronisierung ist fehlgeschlagen: ${text}`,
-        en: `The sync failed: ${text}`,
-      },
-    },
-  };
 }

@@ -174,6 +174,32 @@ describe('vorort sync / status', () => {
     }
   });
 
+  it("a trainer's token in the office profile (the default) exits 1 with a hint naming --profile trainer; with it, 0", async () => {
+    const trainer = sandbox.users.find((u) => u.role === 'trainer')!;
+    const base = ['sync', '--server', sandbox.baseUrl, '--token', trainer.accessToken];
+    const office = await vorort([...base, '--db', join(dir, 'trainer-office.sqlite')]);
+    expect(office.code).toBe(1);
+    expect(office.stdout.join('\n')).toContain('no right to read people');
+    expect(office.stderr).toMatch(
+      /^vorort sync: this account may not read the staff, as a trainer’s: sync with --profile trainer /m,
+    );
+    const json = await vorort([...base, '--db', join(dir, 'trainer-json.sqlite'), '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout.at(-1)!)).toMatchObject({
+      profile: 'office',
+      hint: expect.stringContaining('--profile trainer'),
+    });
+    const right = await vorort([
+      ...base,
+      '--db',
+      join(dir, 'trainer.sqlite'),
+      '--profile',
+      'trainer',
+    ]);
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stderr).not.toContain('--profile trainer');
+  });
+
   it('tells success, bad input, auth failure and network failure apart by exit code', async () => {
     const db = join(dir, 'codes.sqlite');
     const base = ['sync', '--server', sandbox.baseUrl, '--db', db];
