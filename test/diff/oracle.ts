@@ -117,16 +117,14 @@ export async function readServiceView(
     }
     view.set('ueberpruefungen', byId(checks));
     view.set('ehrungen', byId(honours));
-    const reference = (name: string, resources: Resource[]) =>
-      byId(resources.map((r) => record(r, { vouch: referenceList(name) })));
-    view.set('kalender', reference('kalender', await list(target, '/kalender')));
+    view.set('kalender', referenceOf('kalender', await list(target, '/kalender')));
     view.set(
       'benachrichtigungen',
-      reference('benachrichtigungen', await list(target, '/benachrichtigungen')),
+      referenceOf('benachrichtigungen', await list(target, '/benachrichtigungen')),
     );
-    view.set('steuersaetze', reference('steuersaetze', await list(target, '/steuersaetze')));
+    view.set('steuersaetze', referenceOf('steuersaetze', await list(target, '/steuersaetze')));
     const clients = await list(target, '/clients');
-    view.set('clients', reference('clients', clients));
+    view.set('clients', referenceOf('clients', clients));
     view.set('client_participants', await clientParticipants(target, clients));
   }
   view.set('course_types', referenceOf('course_types', await list(target, '/courses/types')));
