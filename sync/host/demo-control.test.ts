@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSandbox } from '../../test/support/demo-sandbox';
+import { call, openTestSession, until } from '../../test/support/host-session';
 import type { AppState, CoreEvent, SchedulerState } from '../contract';
-import { fileSecretStore } from './files';
-import { openHostSession, type DemoProvider, type HostSession } from './session';
+import type { DemoProvider } from './session';
 
 let dir: string;
 
@@ -22,34 +22,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function openSession(name: string, demo?: DemoProvider) {
-  const userDataDir = join(dir, name);
-  const session = await openHostSession({
-    userDataDir,
-    secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
-    openExternal: async () => {
-      throw new Error('no browser here');
-    },
-    ...(demo ? { demo } : {}),
-  });
-  const events: CoreEvent[] = [];
-  session.onEvent((event) => events.push(event));
-  return { session, events };
-}
-
-async function call<T>(session: HostSession, name: string, args: unknown = {}): Promise<T> {
-  const outcome = await session.call(name, args);
-  if (!outcome.ok) throw new Error(`${name}: ${outcome.error.message.en}`);
-  return outcome.value as T;
-}
-
-async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const openSession = (name: string, demo?: DemoProvider) =>
+  openTestSession(join(dir, name), demo ? { demo } : {});
 
 /** The scheduler's last state as the events said it. */
 function lastSync(events: CoreEvent[]): SchedulerState | undefined {

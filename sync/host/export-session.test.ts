@@ -11,6 +11,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { demoSandbox } from '../../test/support/demo-sandbox';
+import { until } from '../../test/support/host-session';
 import { temporaryFiles } from '../../test/support/temp-files';
 import type { AppState, CoreError, CoreEvent, ExportCreated, FeedState } from '../contract';
 import { startBrowserServer } from './browser-server';
@@ -53,6 +54,7 @@ beforeAll(async () => {
   await until(
     () => events.some((e) => e.type === 'sync.finished' && e.ok),
     'the first sync of the demo',
+    SYNC_MS,
   );
 }, 120_000);
 
@@ -66,19 +68,14 @@ async function call<T>(name: string, args: unknown = {}): Promise<T> {
   return outcome.value as T;
 }
 
+/** A sync here takes the demo's whole small data set and a fetch of the feed. */
+const SYNC_MS = 90_000;
+
 async function refusal(name: string, args: unknown): Promise<CoreError> {
   const outcome = await session.call(name, args);
   expect(outcome.ok, `${name} ${JSON.stringify(args)}`).toBe(false);
   if (outcome.ok) throw new Error('accepted');
   return outcome.error;
-}
-
-async function until(check: () => boolean, what: string, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const bytesOf = (created: ExportCreated) => Buffer.from(created.base64 ?? '', 'base64');
@@ -297,6 +294,7 @@ describe('the private calendar feed through the session', () => {
     await until(
       () => events.filter((e) => e.type === 'sync.finished').length > syncs,
       'a sync after feed.set',
+      SYNC_MS,
     );
     expect(JSON.stringify(events)).not.toContain(secret);
     expect(JSON.stringify(await call('sync.status'))).not.toContain(secret);
@@ -346,10 +344,14 @@ describe('the private calendar feed through the session', () => {
       session.networkChanged(true);
     }
     // Back online: the scheduler finds the service again (a sync), so a fetch is tried again.
-    await until(() => {
-      const last = events.findLast((e) => e.type === 'sync.state');
-      return last?.type === 'sync.state' && last.state.phase === 'idle';
-    }, 'online again');
+    await until(
+      () => {
+        const last = events.findLast((e) => e.type === 'sync.state');
+        return last?.type === 'sync.state' && last.state.phase === 'idle';
+      },
+      'online again',
+      SYNC_MS,
+    );
 
     // Removed: no address, no events; an export of events says why it is empty.
     const removed = await call<FeedState>('feed.set', { url: null });

@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { call, openTestSession, until, type TestSession } from '../../test/support/host-session';
 import type { AppSettings, AppState, CoreEvent, SchedulerState } from '../contract';
-import { fileSecretStore } from './files';
-import { openHostSession, type HostSession } from './session';
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -25,14 +24,8 @@ afterAll(async () => {
 });
 
 /** A session whose "browser" signs in as the demo data's first trainer (the sandbox approves by itself). */
-async function open(
-  name: string,
-  scope?: string,
-): Promise<{ session: HostSession; events: CoreEvent[] }> {
-  const userDataDir = join(dir, name);
-  const session = await openHostSession({
-    userDataDir,
-    secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
+function open(name: string, scope?: string): Promise<TestSession> {
+  return openTestSession(join(dir, name), {
     openExternal: async (url) => {
       const login = new URL(url);
       login.searchParams.set('login_hint', 'trainer1');
@@ -41,24 +34,10 @@ async function open(
       await response.arrayBuffer();
     },
   });
-  const events: CoreEvent[] = [];
-  session.onEvent((event) => events.push(event));
-  return { session, events };
 }
 
-async function call<T>(session: HostSession, name: string, args: unknown = {}): Promise<T> {
-  const outcome = await session.call(name, args);
-  if (!outcome.ok) throw new Error(`${name}: ${outcome.error.message.en}`);
-  return outcome.value as T;
-}
-
-async function until(check: () => boolean, what: string, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** A sync here takes a login and the whole small demo data set. */
+const SYNC_MS = 90_000;
 
 const finished = (events: CoreEvent[]) => events.filter((e) => e.type === 'sync.finished');
 const lastState = (events: CoreEvent[]): SchedulerState | null => {
@@ -101,6 +80,7 @@ describe('the sync profile of an own account', () => {
       await until(
         () => finished(events).length >= 1 && lastState(events)?.phase !== 'syncing',
         'the first sync',
+        SYNC_MS,
       );
       expect((await call<AppSettings>(session, 'settings.get')).profile).toBe('trainer');
       expect(events).toContainEqual({
@@ -118,6 +98,7 @@ describe('the sync profile of an own account', () => {
       await until(
         () => finished(events).length >= 2 && lastState(events)?.phase !== 'syncing',
         'an office sync',
+        SYNC_MS,
       );
       expect((await call<AppSettings>(session, 'settings.get')).profile).toBe('office');
       // The office profile without the staff: not "synced", and the words say what fits.
@@ -136,11 +117,12 @@ describe('the sync profile of an own account', () => {
     try {
       await call<AppState>(session, 'account.configure', accountOf());
       await call<AppState>(session, 'account.login');
-      await until(() => lastState(events)?.phase === 'syncing', 'the first sync running');
+      await until(() => lastState(events)?.phase === 'syncing', 'the first sync running', SYNC_MS);
       await call(session, 'settings.update', { profile: 'trainer' });
       await until(
         () => finished(events).length >= 1 && lastState(events)?.phase !== 'syncing',
         'the first sync',
+        SYNC_MS,
       );
       expect(finished(events)).toHaveLength(1);
       expect(finished(events)[0]).toMatchObject({ ok: true });

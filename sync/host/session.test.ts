@@ -8,16 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/server';
 import { demoSandbox } from '../../test/support/demo-sandbox';
+import { call, openTestSession, until, type TestSession } from '../../test/support/host-session';
 import { TcpSwitch } from '../../test/support/tcp-switch';
 import type { AppState, CoreEvent } from '../contract';
-import { fileSecretStore } from './files';
-import {
-  heartbeatFor,
-  openHostSession,
-  type DemoProvider,
-  type HostSession,
-  type HostSessionOptions,
-} from './session';
+import { heartbeatFor, type DemoProvider, type HostSessionOptions } from './session';
 
 let dir: string;
 const opened: string[] = [];
@@ -33,37 +27,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(
-  name: string,
-  more: Partial<HostSessionOptions> = {},
-): Promise<{ session: HostSession; events: CoreEvent[] }> {
-  const userDataDir = join(dir, name);
-  const session = await openHostSession({
-    userDataDir,
-    secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
+function open(name: string, more: Partial<HostSessionOptions> = {}): Promise<TestSession> {
+  return openTestSession(join(dir, name), {
     openExternal: async (url) => {
       opened.push(url);
     },
     demo,
     ...more,
   });
-  const events: CoreEvent[] = [];
-  session.onEvent((event) => events.push(event));
-  return { session, events };
-}
-
-async function call<T>(session: HostSession, name: string, args: unknown = {}): Promise<T> {
-  const outcome = await session.call(name, args);
-  if (!outcome.ok) throw new Error(`${name}: ${outcome.error.message.en}`);
-  return outcome.value as T;
-}
-
-async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const mode = (path: string) => statSync(path).mode & 0o777;

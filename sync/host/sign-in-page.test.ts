@@ -4,11 +4,12 @@
 // really ends the login: its loopback listener closes, account.login answers cancelled, the
 // session is signed out again at once. Against the sandbox over HTTP, with real files.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listening } from '../../test/support/loopback-port';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { until } from '../../test/support/host-session';
 import type { AppState, CoreEvent } from '../contract';
 import type { Outcome } from '../dispatch';
 import { fileSecretStore } from './files';
@@ -50,30 +51,10 @@ async function openSession(name: string) {
   return { session, events, opened };
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 async function appState(session: HostSession): Promise<AppState> {
   const outcome = await session.call('app.state', {});
   if (!outcome.ok) throw new Error(outcome.error.message.en);
   return outcome.value as AppState;
-}
-
-/** Whether something listens on this loopback port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 describe('the sign-in page while signing in', () => {

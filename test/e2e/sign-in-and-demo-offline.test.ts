@@ -6,10 +6,10 @@
 // deleted, the page says so and nothing about changes kept; either demo role starts again.
 // Screenshots at 1366×860 and 1024×700, German and English, go to test-artifacts/e2e/.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listening } from '../support/loopback-port';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
@@ -20,31 +20,18 @@ import {
   collectPageErrors,
   coreClient,
   indicator,
+  LAPTOP,
   launchChromium,
   pendingOf,
   phaseOf,
   recordFailure,
   shot,
+  SMALL_LAPTOP,
 } from './support';
 
 const haveChromium = chromiumPresent('sign-in and demo offline e2e');
 
-const SIZES = [
-  { width: 1366, height: 860 },
-  { width: 1024, height: 700 },
-] as const;
-
-/** Whether something listens on this loopback port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+const SIZES = [LAPTOP, SMALL_LAPTOP] as const;
 
 /** The page at both sizes (the window as a person sees it), then back to the first. */
 async function shotsAtBothSizes(page: Page, name: string): Promise<void> {

@@ -1,8 +1,10 @@
 // What the browser end-to-end tests share: Debian's Chromium through playwright-core (never
 // `playwright install`), the renderer built as `npm run build:renderer` builds it (into a folder
 // of the run), axe-core's WCAG 2 A/AA rules on the page as it is, screenshots in
-// test-artifacts/e2e/ (look at them), the sync indicator read as the page shows it, and a
-// second client of the core over browser mode's WebSocket.
+// test-artifacts/e2e/ (look at them), the sync indicator read as the page shows it, a
+// second client of the core over browser mode's WebSocket, the two window sizes a screen must
+// serve, and the sandbox the trainer's tests sign in to (with its admin interface: the office's
+// changes in the service's web interface).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +13,54 @@ import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwrig
 import axeCore from 'axe-core';
 import WebSocket from 'ws';
 import { build } from 'vite';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import type { BrowserServer } from '../../sync/host/browser-server';
+import type { DemoProvider } from '../../sync/host/session';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
+
+/** The window sizes every screen must serve: a 14-inch laptop and a small one. */
+export const LAPTOP = { width: 1366, height: 860 } as const;
+export const SMALL_LAPTOP = { width: 1024, height: 700 } as const;
+
+/** For an app that signs in with a real account: nobody should start the demo there. */
+export const noDemo: DemoProvider = {
+  start: () => Promise.reject(new Error('this test signs in with a real account, not the demo')),
+};
+
+/** The sandbox a trainer's test signs in to: small demo data of seed 1, logins approved by themselves, the admin interface on. */
+export function startTrainerSandbox(): Promise<RunningSandbox> {
+  return startSandbox({
+    port: 0,
+    scale: 'small',
+    seed: 1,
+    prefix: '/core/v1',
+    autoApprove: true,
+    admin: true,
+  });
+}
+
+/** A change through the sandbox's admin interface (as the office in the service's web interface); its JSON answer. */
+export async function adminRequest(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(`${sandbox.admin!.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${sandbox.admin!.token}`,
+      'content-type': 'application/json',
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as unknown;
+}
 
 /**
  * Whether the browser is there. CI installs it (.ci/run): there a missing browser is a failure,

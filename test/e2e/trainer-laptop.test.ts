@@ -19,39 +19,37 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import {
   berlinWallClockToUtc,
   formatBerlinDate,
   formatBerlinDateTime,
   parseDate,
 } from '../../sandbox/data/time';
-import type { DemoProvider } from '../../sync/host/session';
+import type { RunningSandbox } from '../../sandbox/server';
 import { getJson, type OracleTarget, type Resource } from '../support/service-read';
 import {
   accessibilityViolations,
+  adminRequest,
   ARTIFACTS,
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  LAPTOP,
   launchChromium,
+  noDemo,
   pendingOf,
   phaseOf,
   recordFailure,
   shot,
+  SMALL_LAPTOP,
+  startTrainerSandbox,
 } from './support';
 
 const haveChromium = chromiumPresent('trainer laptop e2e');
 
-const LAPTOP = { width: 1366, height: 860 };
-const SMALL = { width: 1024, height: 700 };
 const TITLE = 'Erste Hilfe am Laptop';
 /** Sorted last by the list (last name, then first name): the walk-in is below the window. */
 const WALK_IN = { first: 'Zora', last: 'Zywietz' };
-
-const noDemo: DemoProvider = {
-  start: () => Promise.reject(new Error('this test signs in with a real account, not the demo')),
-};
 
 /** "26.11.2026" / "26/11/2026" of a YYYY-MM-DD day. */
 const shown = (day: string, separator: '.' | '/') => day.split('-').reverse().join(separator);
@@ -119,15 +117,9 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
         },
       ],
     });
-    const admin = await fetch(`${sandbox.admin!.url}/records/course/${course.id}`, {
-      method: 'PATCH',
-      headers: {
-        authorization: `Bearer ${sandbox.admin!.token}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ attributes: { status: 'ready' } }),
+    await adminRequest(sandbox, 'PATCH', `/records/course/${course.id}`, {
+      attributes: { status: 'ready' },
     });
-    expect(admin.ok, await admin.text()).toBe(true);
     const names = [
       'Albers',
       'Brandt',
@@ -214,14 +206,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
   beforeAll(async () => {
     const renderer = await buildRenderer();
     rendererDir = renderer.dir;
-    sandbox = await startSandbox({
-      port: 0,
-      scale: 'small',
-      seed: 1,
-      prefix: '/core/v1',
-      autoApprove: true,
-      admin: true,
-    });
+    sandbox = await startTrainerSandbox();
     const officeUser = sandbox.users.find((user) => user.role === 'office')!;
     office = { baseUrl: sandbox.baseUrl, token: officeUser.accessToken };
     trainerId = sandbox.store
@@ -333,7 +318,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
   it('item 6: at least 8 participants in view at 1366×860 and 5 at 1024×700, German and English', async (test) => {
     if (!signedIn) test.skip();
     const counts: Record<string, number> = {};
-    for (const size of [LAPTOP, SMALL]) {
+    for (const size of [LAPTOP, SMALL_LAPTOP]) {
       await page.setViewportSize(size);
       for (const code of ['de', 'en'] as const) {
         await language(code);
@@ -400,7 +385,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
 
   it('items 6 and 8: a walk-in with Alt+N at 1024×700: its birthday in German, the new row focused and in view', async (test) => {
     if (!signedIn) test.skip();
-    await page.setViewportSize(SMALL);
+    await page.setViewportSize(SMALL_LAPTOP);
     await language('de');
     await openCourse();
     await rows().first().focus();
@@ -493,7 +478,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
 
   it('item 8: the hours dialog in English at 1024×700 reads 26/11/2026 and 08:30', async (test) => {
     if (!signedIn) test.skip();
-    await page.setViewportSize(SMALL);
+    await page.setViewportSize(SMALL_LAPTOP);
     await language('en');
     await page.keyboard.press('Alt+2');
     await page.getByTestId('hours-add').click();

@@ -19,22 +19,24 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import type { DemoProvider } from '../../sync/host/session';
+import type { RunningSandbox } from '../../sandbox/server';
 import { getJson, list, type OracleTarget, type Resource } from '../support/service-read';
 import { TcpSwitch } from '../support/tcp-switch';
 import {
   accessibilityViolations,
+  adminRequest,
   ARTIFACTS,
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
   coreClient,
   launchChromium,
+  noDemo,
   pendingOf,
   phaseOf,
   recordFailure,
   shot,
+  startTrainerSandbox,
 } from './support';
 
 const haveChromium = chromiumPresent('trainer workspace e2e');
@@ -50,11 +52,6 @@ const berlinTime = (at: string) =>
 const idOf = (resource: Resource, name: string): string | null =>
   (resource.relationships?.[name] as { data?: { id?: string } | null } | undefined)?.data?.id ??
   null;
-
-/** Nobody should start the demo here: this test signs in with a real account. */
-const noDemo: DemoProvider = {
-  start: () => Promise.reject(new Error('this test signs in with a real account, not the demo')),
-};
 
 describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   let sandbox: RunningSandbox;
@@ -148,19 +145,8 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   };
 
   /** The admin interface: a change the office makes in the service's web interface. */
-  const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(`${sandbox.admin!.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${sandbox.admin!.token}`,
-        'content-type': 'application/json',
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    expect(response.ok, `${method} ${path}: ${response.status} ${text}`).toBe(true);
-    return JSON.parse(text) as unknown;
-  };
+  const admin = (method: string, path: string, body?: unknown) =>
+    adminRequest(sandbox, method, path, body);
 
   /** Today's course from the course list (Alt+1): the row today's date puts first. */
   const openTodaysCourse = async () => {
@@ -182,14 +168,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   beforeAll(async () => {
     const renderer = await buildRenderer();
     rendererDir = renderer.dir;
-    sandbox = await startSandbox({
-      port: 0,
-      scale: 'small',
-      seed: 1,
-      prefix: '/core/v1',
-      autoApprove: true,
-      admin: true,
-    });
+    sandbox = await startTrainerSandbox();
     service = new TcpSwitch(Number(new URL(sandbox.origin).port));
     await service.start();
     serviceUrl = service.through(sandbox.baseUrl);

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSandbox } from '../support/demo-sandbox';
+import { call, openTestSession, until } from '../support/host-session';
 import type {
   AppSettings,
   AppState,
@@ -24,8 +25,6 @@ import type {
   Paged,
   SyncStatus,
 } from '../../sync/contract';
-import { fileSecretStore } from '../../sync/host/files';
-import { openHostSession, type HostSession } from '../../sync/host/session';
 import { addDays, serviceDay } from '../../sync/contract/service-time';
 
 let dir: string;
@@ -48,34 +47,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(name: string): Promise<{ session: HostSession; events: CoreEvent[] }> {
-  const userDataDir = join(dir, name);
-  const session = await openHostSession({
-    userDataDir,
-    secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
-    openExternal: async () => {
-      throw new Error('the demo opens no browser');
-    },
-    demo,
-  });
-  const events: CoreEvent[] = [];
-  session.onEvent((event) => events.push(event));
-  return { session, events };
-}
-
-async function call<T>(session: HostSession, name: string, args: unknown = {}): Promise<T> {
-  const outcome = await session.call(name, args);
-  if (!outcome.ok) throw new Error(`${name}: ${outcome.error.message.en}`);
-  return outcome.value as T;
-}
-
-async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const open = (name: string) => openTestSession(join(dir, name), { demo });
 
 /** Waits for the next successful sync after `from` events. */
 async function syncedAfter(events: CoreEvent[], from: number): Promise<void> {
