@@ -7,27 +7,15 @@ import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } f
 import { invalid, notAllowed, notFound } from '../core-error';
 import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
-import { TEMPORARY_IDS_IN_TEXT, writableType } from './records';
+import { TEMPORARY_IDS_IN_TEXT, typeLabel, writableType } from './records';
 import { prepared } from './statements';
 
 export interface WriteClock {
   now?: () => Date;
 }
 
-const LABELS: Record<string, { de: string; en: string }> = {
-  user: { de: 'Person', en: 'person' },
-  ausbildung: { de: 'Ausbildung', en: 'training' },
-  kalender: { de: 'Kalender', en: 'calendar' },
-  helferstunden: { de: 'Helferstunden-Eintrag', en: 'hour entry' },
-  helferstunden_anlass: { de: 'Anlass', en: 'occasion' },
-  benachrichtigung: { de: 'Benachrichtigung', en: 'notification' },
-  course: { de: 'Kurs', en: 'course' },
-  participation: { de: 'Teilnahme', en: 'participation' },
-  customfield: { de: 'Zusatzfeld', en: 'custom field' },
-};
-
 function missing(type: string, id: string) {
-  const label = LABELS[type] ?? { de: type, en: type };
+  const label = typeLabel(type);
   return notFound(
     `${label.de} ${id} ist nicht in der lokalen Kopie (oder lokal gelöscht).`,
     `No ${label.en} ${id} in the replica (or it was deleted locally).`,

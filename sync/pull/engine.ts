@@ -6,13 +6,13 @@ import type { Replica } from '../db/open';
 import { tableChangesOf } from '../db/table-changes';
 import {
   baseOf,
-  benachrichtigungRow,
-  clientRow,
-  courseTypeRow,
-  kalenderRow,
-  steuersatzRow,
-  uvtRow,
-} from '../db/rows';
+  benachrichtigung,
+  client,
+  courseType,
+  kalender,
+  steuersatz,
+  uvt,
+} from '../resources';
 import type { CollectionResult, PullContext } from './context';
 import { countCollectionRequest, countingOwnRequests, createPullContext } from './context';
 import { RequestBudget, type BudgetReport } from './budget';
@@ -319,7 +319,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
         collection: 'kalender',
         table: 'kalender',
         fetch: (signal) => ctx.api.listKalender({ signal }),
-        toRow: kalenderRow,
+        toRow: kalender.row,
       }),
     );
   if (due.has('benachrichtigungen'))
@@ -328,7 +328,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
         collection: 'benachrichtigungen',
         table: 'benachrichtigungen',
         fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
-        toRow: benachrichtigungRow,
+        toRow: benachrichtigung.row,
       }),
     );
   if (due.has('helferstunden_einstellungen')) pulls.push(pullHourSettings(ctx));
@@ -338,7 +338,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
         collection: 'steuersaetze',
         table: 'steuersaetze',
         fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
-        toRow: steuersatzRow,
+        toRow: steuersatz.row,
       }),
     );
   // Small and independent of each other: side by side (the client bounds what is in flight).
@@ -353,7 +353,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
       collection: 'course_types',
       table: 'course_types',
       fetch: (signal) => ctx.api.listCourseTypes({ signal }),
-      toRow: courseTypeRow,
+      toRow: courseType.row,
     });
   if (courseModuleSkipped(ctx)) {
     // The organisation has no course module (423): skip it, without failing the sync.
@@ -367,7 +367,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
         collection: 'uvts',
         table: 'uvts',
         fetch: (signal) => ctx.api.listUvts({ signal }),
-        toRow: uvtRow,
+        toRow: uvt.row,
       }),
     (async () => {
       if (office && due.has('clients'))
@@ -375,7 +375,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
           collection: 'clients',
           table: 'clients',
           fetch: (signal) => ctx.api.listClients({ signal }),
-          toRow: clientRow,
+          toRow: client.row,
         });
       await withinBudget(ctx, 'courses', () => pullCourses(ctx));
     })(),
