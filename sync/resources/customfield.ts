@@ -18,6 +18,7 @@ export const customfield = {
   referencedBy: [],
   row,
   label: { de: 'Zusatzfeld', en: 'custom field' },
+  createdUnder: { type: 'course', argument: 'courseId', column: 'course_id' },
   localRow: (r, stored) => row(r, storedText(stored, 'course_id'), storedText(stored, 'synced_at')),
   subject(read, recordId, args) {
     const stored = read.row('SELECT name, course_id FROM customfields WHERE id = ?', recordId);

@@ -24,7 +24,15 @@ export const participation = {
   referencedBy: [],
   row,
   label: { de: 'Teilnahme', en: 'participation' },
+  createdUnder: { type: 'course', argument: 'courseId', column: 'course_id' },
   localRow: (r, stored) => row(r, storedText(stored, 'course_id'), storedText(stored, 'synced_at')),
+  refusesChange: (stored, id) =>
+    stored.status === 'cancelled'
+      ? {
+          de: `Die Teilnahme ${id} ist abgemeldet und lässt sich nicht mehr ändern.`,
+          en: `Participation ${id} is cancelled and cannot be changed any more.`,
+        }
+      : null,
   subject(read, recordId, args) {
     const given = args.attributes ?? {};
     const stored = read.row(

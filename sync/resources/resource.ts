@@ -90,6 +90,13 @@ export interface WritableResource extends ResourceModule {
   ): RowValues;
   /** Who or what an operation on the record concerns, in words; null when nothing is known. */
   subject(read: ReplicaReader, recordId: string, args: WriteArgs): OutboxSubject | null;
+  /**
+   * A record created under a parent (a course's participant): the write names the parent in
+   * `argument`, the parent must be in the replica, and the new row takes its id in `column`.
+   */
+  createdUnder?: { type: WriteResourceType; argument: 'courseId' | 'userId'; column: string };
+  /** Why the stored record `id` can no longer change (a cancelled participation); null while it can. */
+  refusesChange?(stored: StoredRow, id: string): { de: string; en: string } | null;
   /** The service's list a create may be found in, or why it cannot be looked for. */
   lookupCreated?(context: LookupContext): Candidates | { cannotTell: string };
 }

@@ -8,7 +8,23 @@ import {
 import { helferstundenResource } from '../api/schemas/helferstunden';
 import { steuersatzResource } from '../api/schemas/messages';
 import { ueberpruefungResource, userResource } from '../api/schemas/personal';
-import { ausbildung, course, courseDate, customfield, embeddedAusbildungen, flag, helferstunden, number, participation, qualifikationRows, type ServiceResource, steuersatz, text, ueberpruefung, user } from '.';
+import {
+  ausbildung,
+  course,
+  courseDate,
+  customfield,
+  embeddedAusbildungen,
+  flag,
+  helferstunden,
+  number,
+  participation,
+  qualifikationRows,
+  type ServiceResource,
+  steuersatz,
+  text,
+  ueberpruefung,
+  user,
+} from '.';
 
 describe('row mapping', () => {
   it('stores the service’s empty values as absent', () => {
