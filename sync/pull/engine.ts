@@ -317,7 +317,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
     pulls.push(
       pullWhole(ctx, {
         collection: 'kalender',
-        table: 'kalender',
+        table: kalender.table,
         fetch: (signal) => ctx.api.listKalender({ signal }),
         toRow: kalender.row,
       }),
@@ -326,7 +326,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
     pulls.push(
       pullWhole(ctx, {
         collection: 'benachrichtigungen',
-        table: 'benachrichtigungen',
+        table: benachrichtigung.table,
         fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
         toRow: benachrichtigung.row,
       }),
@@ -336,7 +336,7 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
     pulls.push(
       pullWhole(ctx, {
         collection: 'steuersaetze',
-        table: 'steuersaetze',
+        table: steuersatz.table,
         fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
         toRow: steuersatz.row,
       }),
@@ -351,7 +351,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
   if (due.has('course_types'))
     await pullWhole(ctx, {
       collection: 'course_types',
-      table: 'course_types',
+      table: courseType.table,
       fetch: (signal) => ctx.api.listCourseTypes({ signal }),
       toRow: courseType.row,
     });
@@ -365,7 +365,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
     due.has('uvts') &&
       pullWhole(ctx, {
         collection: 'uvts',
-        table: 'uvts',
+        table: uvt.table,
         fetch: (signal) => ctx.api.listUvts({ signal }),
         toRow: uvt.row,
       }),
@@ -373,7 +373,7 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
       if (office && due.has('clients'))
         await pullWhole(ctx, {
           collection: 'clients',
-          table: 'clients',
+          table: client.table,
           fetch: (signal) => ctx.api.listClients({ signal }),
           toRow: client.row,
         });

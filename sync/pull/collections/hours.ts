@@ -435,7 +435,7 @@ async function applyAnswer(
     );
     writer.upsert(
       'anlass_referenzen',
-      ofType('dienst', 'termin').map((r) => anlassReferenz.row(r, ctx.syncedAt)),
+      ofType(...anlassReferenz.serviceTypes).map((r) => anlassReferenz.row(r, ctx.syncedAt)),
     );
   });
   await applyInChunks(ctx, null, ofType('helferstunden_anlass'), (chunk) =>
