@@ -145,7 +145,11 @@ function rowSteps(): Step[] {
     return [{ file: 'sync/db/rows.ts', symbol: 'helferstundenRow', does: 'resource to row' }];
   }
   return [
-    { file: 'sync/resources/helferstunden.ts', symbol: 'columns', does: 'its column list' },
+    {
+      file: 'sync/resources/helferstunden.ts',
+      symbol: 'rowOf<HelferstundenTable>',
+      does: 'its column list',
+    },
     { file: 'sync/resources/columns.ts', symbol: 'readRow', does: 'resource to row' },
   ];
 }
