@@ -161,13 +161,7 @@ export default tseslint.config(
       only(
         {
           packages: [],
-          paths: [
-            'sync/resources',
-            'sync/api',
-            'sync/contract',
-            'sync/core-error',
-            'sync/db/schema',
-          ],
+          paths: ['sync/resources', 'sync/api', 'sync/contract', 'sync/db/schema'],
         },
         'sync/resources may import only sync/api, the contract and the types of sync/db/schema',
       ),
