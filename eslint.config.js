@@ -113,9 +113,35 @@ export default tseslint.config(
   ...syncParts([
     [
       'api',
-      ['auth', 'db', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli'],
+      [
+        'auth',
+        'resources',
+        'db',
+        'outbox',
+        'pull',
+        'queries',
+        'export',
+        'dispatch',
+        'scheduler',
+        'host',
+        'cli',
+      ],
     ],
-    ['auth', ['db', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
+    [
+      'auth',
+      [
+        'resources',
+        'db',
+        'outbox',
+        'pull',
+        'queries',
+        'export',
+        'dispatch',
+        'scheduler',
+        'host',
+        'cli',
+      ],
+    ],
     ['db', ['auth', 'outbox', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
     ['outbox', ['auth', 'pull', 'queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
     ['pull', ['queries', 'export', 'dispatch', 'scheduler', 'host', 'cli']],
@@ -125,6 +151,23 @@ export default tseslint.config(
     ['scheduler', ['dispatch', 'host', 'cli']],
     ['host', ['cli']],
   ]),
+  // One module per service resource (issue 20): above the service client, beside the replica's
+  // types. It declares SQL text for its hooks but runs none (the outbox does), so it imports no
+  // package and of sync/db only the schema's types; db (the writer's keys), outbox, pull,
+  // queries and the parts above them may import it, api and auth may not, nor the renderer.
+  {
+    ...room(
+      ['sync/resources/**'],
+      only(
+        {
+          packages: [],
+          paths: ['sync/resources', 'sync/api', 'sync/contract', 'sync/db/schema'],
+        },
+        'sync/resources may import only sync/api, the contract and the types of sync/db/schema',
+      ),
+    ),
+    ignores: ['**/*.test.ts'],
+  },
   // The Electron host may start the sandbox only for the demo: electron/demo.ts (the session's
   // DemoProvider) and electron/browser-main.ts (browser mode's entry, which hands it over).
   // Later entries override earlier ones for the files they name.

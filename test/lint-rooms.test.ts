@@ -69,6 +69,17 @@ describe('room boundaries', () => {
     ['sync/queries/x.ts', "import { value } from 'better-sqlite3';"],
     ['sync/host/x.ts', "import { value } from 'better-sqlite3';"],
     ['electron/x.ts', "import { value } from 'better-sqlite3';"],
+    // The resources' modules (issue 20): above the service client, beside the replica's types.
+    ['sync/resources/x.ts', "import { value } from '../db/open';"],
+    ['sync/resources/x.ts', "import type { value } from 'better-sqlite3';"],
+    ['sync/resources/x.ts', "import { value } from 'kysely';"],
+    ['sync/resources/x.ts', "import { value } from 'node:fs';"],
+    ['sync/resources/x.ts', "import { value } from '../outbox/statements';"],
+    ['sync/resources/x.ts', "import { value } from '../../sync/pull/context';"],
+    ['sync/api/x.ts', "import { value } from '../resources';"],
+    ['sync/auth/x.ts', "import { value } from '../resources/course';"],
+    ['sync/contract/x.ts', "import { value } from '../resources';"],
+    ['renderer/x.ts', "import { value } from '../sync/resources';"],
   ])('%s may not %s', async (file, line) => {
     expect(await roomErrors(file, line)).not.toEqual([]);
   });
@@ -107,6 +118,15 @@ describe('room boundaries', () => {
     ['sync/outbox/x.ts', "import type { value } from '../db/sqlite';"],
     ['sync/outbox/x.test.ts', "import { value } from 'better-sqlite3';"],
     ['electron/native-sqlite.ts', "import { value } from 'better-sqlite3';"],
+    ['sync/resources/x.ts', "import type { value } from '../db/schema';"],
+    ['sync/resources/x.ts', "import { value } from '../api';"],
+    ['sync/resources/x.ts', "import type { value } from '../contract';"],
+    ['sync/resources/x.ts', "import { value } from './columns';"],
+    ['sync/resources/x.test.ts', "import { value } from '../db/open';"],
+    ['sync/db/x.ts', "import { value } from '../resources';"],
+    ['sync/outbox/x.ts', "import { value } from '../resources';"],
+    ['sync/pull/collections/x.ts', "import { value } from '../../resources/course';"],
+    ['sync/queries/x.ts', "import { value } from '../resources';"],
   ])('%s may %s', async (file, line) => {
     expect(await roomErrors(file, line)).toEqual([]);
   });

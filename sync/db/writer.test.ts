@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { helferstundenRow, type ServiceResource } from './rows';
+import { helferstunden, type ServiceResource } from '../resources';
 import { openReplica, type Replica } from './open';
 import { isOlderVersion, ReplicaWriter, type OlderVersion } from './writer';
 
@@ -63,7 +63,7 @@ describe('the writer’s watch for older versions', () => {
       writer.transaction(() =>
         writer.upsert(
           'helferstunden',
-          entries.map((e) => helferstundenRow(e, syncedAt)),
+          entries.map((e) => helferstunden.row(e, syncedAt)),
         ),
       );
     return { write, noticed };

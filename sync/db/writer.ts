@@ -1,40 +1,23 @@
 // Bulk writes of pulled data: prepared upserts inside short transactions (better-sqlite3 is
 // synchronous, so the pull applies rows in bounded chunks and yields between them).
 import type BetterSqlite3 from 'better-sqlite3';
+import { RESOURCE_KEYS } from '../resources';
 import type { TableName } from './schema';
 
 type SqlValue = string | number | null;
 export type RowValues = Record<string, SqlValue>;
 
-/** The primary key of each table that pulled rows are written to. */
+/**
+ * The primary key of each table that pulled rows are written to: a resource's from its module
+ * (sync/resources), the rest here.
+ */
 const KEYS: Partial<Record<TableName, readonly string[]>> = {
-  users: ['id'],
+  ...Object.fromEntries(RESOURCE_KEYS),
   qualifikationen: ['user_id', 'idx'],
-  organisations: ['id'],
-  ausbildungen: ['id'],
-  ueberpruefungen: ['id'],
-  ehrungen: ['id'],
   singletons: ['key'],
-  kalender: ['id'],
-  helferstunden_typen: ['id'],
-  anlass_referenzen: ['type', 'id'],
-  helferstunden_anlaesse: ['id'],
-  helferstunden: ['id'],
-  benachrichtigungen: ['id'],
   formulare: ['objekt_typ', 'objekt_id', 'position'],
-  steuersaetze: ['id'],
-  course_types: ['id'],
-  uvts: ['id'],
-  clients: ['id'],
-  companies: ['id'],
-  addresses: ['id'],
-  courses: ['id'],
   course_trainers: ['course_id', 'user_id'],
-  course_dates: ['id'],
-  participations: ['id'],
   cancellations: ['id'],
-  client_participants: ['client_id', 'id'],
-  customfields: ['id'],
   answer_digests: ['key'],
 };
 

@@ -2,7 +2,7 @@
 // base, a temporary id is replaced; a delete's row goes, a cancellation shows in the base.
 import type { Sqlite } from '../db/sqlite';
 import { isLocalId } from '../contract';
-import type { ServiceResource } from '../db/rows';
+import type { ServiceResource } from '../resources';
 import { adoptAnswer, replaceTemporaryId } from './adopt';
 import { refreshRecord, type StoredBase } from './local-truth';
 import { finish, parseArgs, verbOf, type OutboxRow } from './operations';

@@ -3,7 +3,7 @@
 // that name it, the queued operations' paths and bodies, the conflicts, and the id map that
 // translates the temporary id for anyone still holding it.
 import type { Sqlite } from '../db/sqlite';
-import { addressRow, baseOf, companyRow, courseDateRow, type ServiceResource } from '../db/rows';
+import { address, baseOf, company, courseDate, type ServiceResource } from '../resources';
 import { refreshRecord, writeRow } from './local-truth';
 import { writableType } from './records';
 import { prepared } from './statements';
@@ -72,9 +72,9 @@ export function adoptAnswer(
     Record<string, unknown> | undefined;
   for (const item of included) {
     if (item.type === 'course_date')
-      writeRow(sqlite, 'course_dates', ['id'], courseDateRow(item, resource.id, now));
-    else if (item.type === 'address') writeRow(sqlite, 'addresses', ['id'], addressRow(item, now));
-    else if (item.type === 'company') writeRow(sqlite, 'companies', ['id'], companyRow(item, now));
+      writeRow(sqlite, 'course_dates', ['id'], courseDate.row(item, resource.id, now));
+    else if (item.type === 'address') writeRow(sqlite, 'addresses', ['id'], address.row(item, now));
+    else if (item.type === 'company') writeRow(sqlite, 'companies', ['id'], company.row(item, now));
   }
   const context = { ...template, ...stored, synced_at: now };
   writeRow(sqlite, entry.table, ['id'], {

@@ -3,7 +3,7 @@
 // never kept apart, so whatever happens to an operation (sent, coalesced, edited, discarded) the
 // row follows by calling refreshRecord.
 import type { Sqlite } from '../db/sqlite';
-import { qualifikationRows, type ServiceResource } from '../db/rows';
+import { qualifikationRows, type ServiceResource } from '../resources';
 import type { RowValues } from '../db/writer';
 import { writableType } from './records';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';

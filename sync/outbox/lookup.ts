@@ -1,13 +1,14 @@
 // A POST whose answer never came (DESIGN rule 7) is never sent blindly again: first the record
-// is looked for on the service, in the collection it was created in, by what was sent. Found:
+// is looked for on the service, in the collection it was created in (its resource's module says
+// which: sync/resources), by what was sent. Found:
 // it is adopted. Certainly absent (the collection was read completely and it is not there): it is
 // sent again. The service offers no list of occasions, so an occasion cannot be looked for:
 // it waits for the person to decide.
 import type { Sqlite } from '../db/sqlite';
 import { subMinutes } from 'date-fns';
 import type { ApiClient } from '../api';
-import type { ServiceResource } from '../db/rows';
-import { parseArgs, type OutboxRow, type WriteArgs } from './operations';
+import { writableResource, type Candidates, type ServiceResource } from '../resources';
+import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
 import { sameValue } from './requests';
 
 export type LookupResult =
@@ -40,9 +41,7 @@ export function matchesWhatWasSent(args: WriteArgs, candidate: ServiceResource):
   return true;
 }
 
-async function collect(
-  pages: AsyncGenerator<{ data: ServiceResource[]; included: ServiceResource[] }>,
-) {
+async function collect(pages: Candidates) {
   const data: ServiceResource[] = [];
   const included: ServiceResource[] = [];
   for await (const page of pages) {
@@ -60,49 +59,18 @@ export async function lookForCreated(
 ): Promise<LookupResult> {
   const args = parseArgs(op);
   const since = subMinutes(new Date(op.sent_at ?? op.created_at), CLOCK_SLACK_MINUTES);
-  const options = signal ? { signal } : {};
-  let answer: { data: ServiceResource[]; included: ServiceResource[] };
-  switch (op.command) {
-    case 'user.create':
-      answer = await collect(api.listPersonal({ updatedSince: since, ...options }));
-      break;
-    case 'kalender.create':
-      answer = await collect(api.listKalender(options));
-      break;
-    case 'helferstunden.create': {
-      const von = String(args.attributes?.von ?? '').slice(0, 10);
-      const user = (args.relationships?.user as { data?: { id?: string } } | undefined)?.data?.id;
-      const self = sqlite
-        .prepare("SELECT value FROM replica_meta WHERE key = 'self_id'")
-        .pluck()
-        .get() as string | undefined;
-      answer = await collect(
-        api.listHelferstunden({
-          changedSince: since,
-          eigene: !user || user === self,
-          ...(von ? { von: dayBefore(von) } : {}),
-          ...options,
-        }),
-      );
-      break;
-    }
-    case 'course.create': {
-      const first = firstDate(args);
-      if (!first) return { cannotTell: 'a course without dates cannot be found by its dates' };
-      answer = await collect(
-        api.listCourses({ from: dayBefore(first), until: dayAfter(first), ...options }),
-      );
-      break;
-    }
-    case 'participation.create':
-      answer = await collect(api.listParticipations(args.courseId ?? '', options));
-      break;
-    case 'customfield.create':
-      answer = await collect(api.listCustomFields(args.courseId ?? '', options));
-      break;
-    default:
-      return { cannotTell: `the service has no list to look for a ${op.record_type} in` };
-  }
+  const resource = verbOf(op.command) === 'create' ? writableResource(op.record_type) : undefined;
+  const candidates = resource?.lookupCreated?.({
+    api,
+    args,
+    since,
+    options: signal ? { signal } : {},
+    selfId: () =>
+      sqlite.prepare("SELECT value FROM replica_meta WHERE key = 'self_id'").pluck().get() as
+        string | undefined,
+  }) ?? { cannotTell: `the service has no list to look for a ${op.record_type} in` };
+  if ('cannotTell' in candidates) return candidates;
+  const answer = await collect(candidates);
   const adopted = new Set(
     sqlite
       .prepare('SELECT service_id FROM id_map WHERE record_type = ?')
@@ -120,17 +88,3 @@ export async function lookForCreated(
   );
   return found ? { found, included: answer.included } : { absent: true };
 }
-
-function firstDate(args: WriteArgs): string | undefined {
-  const dates = (args.included ?? [])
-    .filter((item) => item.type === 'course_date')
-    .map((item) => String(item.attributes?.from ?? '').slice(0, 10))
-    .filter(Boolean)
-    .sort();
-  return dates[0];
-}
-
-const shift = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const dayBefore = (date: string) => shift(date, -1);
-const dayAfter = (date: string) => shift(date, 2);

@@ -5,28 +5,14 @@ import type { Sqlite } from '../db/sqlite';
 import type { Selectable } from 'kysely';
 import type { OutboxState } from '../contract';
 import type { OutboxTable } from '../db/schema';
+import type { IncludedItem, WriteArgs } from '../resources';
 import { prepared } from './statements';
 
 /** An outbox row as read (the table's type is sync/db/schema.ts's, the states the contract's). */
 export type OutboxRow = Omit<Selectable<OutboxTable>, 'state'> & { state: OutboxState };
 
-export interface IncludedItem {
-  type: string;
-  id: string;
-  attributes?: Record<string, unknown>;
-}
-
-/** A write command's arguments as the contract's schemas give them. */
-export interface WriteArgs {
-  id?: string;
-  courseId?: string;
-  userId?: string;
-  identifierName?: string;
-  identifierValue?: string;
-  attributes?: Record<string, unknown>;
-  relationships?: Record<string, unknown>;
-  included?: IncludedItem[];
-}
+/** A write's arguments: declared with the resources, whose hooks read them. */
+export type { IncludedItem, WriteArgs };
 
 /** Why an operation is parked or retried, as shown to people. */
 export interface OperationError {

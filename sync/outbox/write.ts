@@ -5,29 +5,18 @@ import { randomUUID } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
 import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
+import { writableResource } from '../resources';
 import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
-import { TEMPORARY_IDS_IN_TEXT, writableType } from './records';
+import { TEMPORARY_IDS_IN_TEXT, typeLabel, writableType } from './records';
 import { prepared } from './statements';
 
 export interface WriteClock {
   now?: () => Date;
 }
 
-const LABELS: Record<string, { de: string; en: string }> = {
-  user: { de: 'Person', en: 'person' },
-  ausbildung: { de: 'Ausbildung', en: 'training' },
-  kalender: { de: 'Kalender', en: 'calendar' },
-  helferstunden: { de: 'Helferstunden-Eintrag', en: 'hour entry' },
-  helferstunden_anlass: { de: 'Anlass', en: 'occasion' },
-  benachrichtigung: { de: 'Benachrichtigung', en: 'notification' },
-  course: { de: 'Kurs', en: 'course' },
-  participation: { de: 'Teilnahme', en: 'participation' },
-  customfield: { de: 'Zusatzfeld', en: 'custom field' },
-};
-
 function missing(type: string, id: string) {
-  const label = LABELS[type] ?? { de: type, en: type };
+  const label = typeLabel(type);
   return notFound(
     `${label.de} ${id} ist nicht in der lokalen Kopie (oder lokal gelöscht).`,
     `No ${label.en} ${id} in the replica (or it was deleted locally).`,
@@ -94,11 +83,13 @@ function locate(
   verb: string,
   args: WriteArgs,
 ): { recordId: string; template: Record<string, unknown> } {
+  const resource = writableResource(type);
   if (verb === 'create') {
     const template: Record<string, unknown> = {};
-    if (command === 'participation.create' || command === 'customfield.create') {
-      requireRow(sqlite, 'course', args.courseId ?? '');
-      template.course_id = args.courseId;
+    const parent = resource?.createdUnder;
+    if (parent) {
+      requireRow(sqlite, parent.type, args[parent.argument] ?? '');
+      template[parent.column] = args[parent.argument];
     }
     if (command === 'helferstunden.create') checkHourRelations(sqlite, args);
     return { recordId: `local-${randomUUID()}`, template };
@@ -108,12 +99,8 @@ function locate(
   const row = requireRow(sqlite, type, id);
   if (args.courseId !== undefined && row.course_id !== args.courseId) throw missing(type, id);
   if (args.userId !== undefined && row.user_id !== args.userId) throw missing(type, id);
-  if (command.startsWith('participation.') && row.status === 'cancelled') {
-    throw notAllowed(
-      `Die Teilnahme ${id} ist abgemeldet und lässt sich nicht mehr ändern.`,
-      `Participation ${id} is cancelled and cannot be changed any more.`,
-    );
-  }
+  const refusal = resource?.refusesChange?.(row, id);
+  if (refusal) throw notAllowed(refusal.de, refusal.en);
   if (command === 'helferstunden.update') checkHourRelations(sqlite, args);
   return { recordId: id, template: {} };
 }

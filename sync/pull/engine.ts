@@ -6,13 +6,13 @@ import type { Replica } from '../db/open';
 import { tableChangesOf } from '../db/table-changes';
 import {
   baseOf,
-  benachrichtigungRow,
-  clientRow,
-  courseTypeRow,
-  kalenderRow,
-  steuersatzRow,
-  uvtRow,
-} from '../db/rows';
+  benachrichtigung,
+  client,
+  courseType,
+  kalender,
+  steuersatz,
+  uvt,
+} from '../resources';
 import type { CollectionResult, PullContext } from './context';
 import { countCollectionRequest, countingOwnRequests, createPullContext } from './context';
 import { RequestBudget, type BudgetReport } from './budget';
@@ -317,18 +317,18 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
     pulls.push(
       pullWhole(ctx, {
         collection: 'kalender',
-        table: 'kalender',
+        table: kalender.table,
         fetch: (signal) => ctx.api.listKalender({ signal }),
-        toRow: kalenderRow,
+        toRow: kalender.row,
       }),
     );
   if (due.has('benachrichtigungen'))
     pulls.push(
       pullWhole(ctx, {
         collection: 'benachrichtigungen',
-        table: 'benachrichtigungen',
+        table: benachrichtigung.table,
         fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
-        toRow: benachrichtigungRow,
+        toRow: benachrichtigung.row,
       }),
     );
   if (due.has('helferstunden_einstellungen')) pulls.push(pullHourSettings(ctx));
@@ -336,9 +336,9 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
     pulls.push(
       pullWhole(ctx, {
         collection: 'steuersaetze',
-        table: 'steuersaetze',
+        table: steuersatz.table,
         fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
-        toRow: steuersatzRow,
+        toRow: steuersatz.row,
       }),
     );
   // Small and independent of each other: side by side (the client bounds what is in flight).
@@ -351,9 +351,9 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
   if (due.has('course_types'))
     await pullWhole(ctx, {
       collection: 'course_types',
-      table: 'course_types',
+      table: courseType.table,
       fetch: (signal) => ctx.api.listCourseTypes({ signal }),
-      toRow: courseTypeRow,
+      toRow: courseType.row,
     });
   if (courseModuleSkipped(ctx)) {
     // The organisation has no course module (423): skip it, without failing the sync.
@@ -365,17 +365,17 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
     due.has('uvts') &&
       pullWhole(ctx, {
         collection: 'uvts',
-        table: 'uvts',
+        table: uvt.table,
         fetch: (signal) => ctx.api.listUvts({ signal }),
-        toRow: uvtRow,
+        toRow: uvt.row,
       }),
     (async () => {
       if (office && due.has('clients'))
         await pullWhole(ctx, {
           collection: 'clients',
-          table: 'clients',
+          table: client.table,
           fetch: (signal) => ctx.api.listClients({ signal }),
-          toRow: clientRow,
+          toRow: client.row,
         });
       await withinBudget(ctx, 'courses', () => pullCourses(ctx));
     })(),

@@ -16,7 +16,7 @@
 import type { Sqlite } from '../db/sqlite';
 import { ApiError, type ApiClient, type Page } from '../api';
 import { AREAS, type RestoreEvidence, type RestoreStatus } from '../contract';
-import { baseOf, helferstundenRow, type ServiceResource } from '../db/rows';
+import { baseOf, helferstunden, type ServiceResource } from '../resources';
 import type { OlderVersion, ReplicaWriter } from '../db/writer';
 import { endsTheItemLoop, isGone, type PullContext } from './context';
 import { unconfirmedItems } from './freshness';
@@ -336,7 +336,7 @@ class HoursAnchor {
       try {
         const answer = await ctx.api.getHelferstunden(id, { signal: ctx.signal });
         ctx.writer.transaction(() =>
-          ctx.writer.upsert('helferstunden', [helferstundenRow(answer.data, ctx.syncedAt)]),
+          ctx.writer.upsert('helferstunden', [helferstunden.row(answer.data, ctx.syncedAt)]),
         );
         // Not older (else the writer noticed it): there, but out of the incremental pull's reach
         // (its change time and the service's own disagree). Not asked for again: the next

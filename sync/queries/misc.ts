@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { searchKey } from '../db/rows';
+import { searchKey } from '../resources';
 import { containsText, currentAttributes, prefixPattern, prefixRange } from './record';
 
 export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { searchKey } from '../db/rows';
+import { searchKey } from '../resources';
 import { asBool, currentAttributes, prefixRange } from './record';
 
 export async function listPersonnel(

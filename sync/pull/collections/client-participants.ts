@@ -1,7 +1,7 @@
 // Participants of the course clients (companies that book courses), replaced per client, for the
 // clients the sync's plan names (a rotation), each confirmed once its list is in; the rotation
 // applies each list whole (no digest), so anything amiss heals within its bound.
-import { clientParticipantRow } from '../../db/rows';
+import { clientParticipant } from '../../resources';
 import type { PullContext } from '../context';
 import { confirm } from '../freshness';
 import { pullParents } from '../parents';
@@ -35,7 +35,7 @@ export function refreshClientParticipants(ctx: PullContext, clientId: string, us
     {
       collection: 'client_participants',
       table: 'client_participants',
-      toRow: (r, syncedAt) => clientParticipantRow(r, clientId, syncedAt),
+      toRow: (r, syncedAt) => clientParticipant.row(r, clientId, syncedAt),
       parent: { column: 'client_id', id: clientId },
       useDigests,
     },

@@ -6,18 +6,18 @@
 import { addDays, addMonths, format } from 'date-fns';
 import type { Page } from '../../api';
 import {
-  addressRow,
-  clientRow,
-  companyRow,
-  courseDateRow,
-  courseRow,
-  courseTypeRow,
-  customfieldRow,
-  participationRow,
+  address,
+  client,
+  company,
+  course,
+  courseDate,
+  courseType,
+  customfield,
+  participation,
   relatedIds,
-  uvtRow,
   type ServiceResource,
-} from '../../db/rows';
+  uvt,
+} from '../../resources';
 import {
   applyInChunks,
   guardMassDeletion,
@@ -86,27 +86,27 @@ export function pullCourses(ctx: PullContext) {
     writer.transaction(() => {
       writer.upsert(
         'course_types',
-        ofType('course_type').map((r) => courseTypeRow(r, ctx.syncedAt)),
+        ofType('course_type').map((r) => courseType.row(r, ctx.syncedAt)),
       );
       writer.upsert(
         'clients',
-        ofType('client').map((r) => clientRow(r, ctx.syncedAt)),
+        ofType('client').map((r) => client.row(r, ctx.syncedAt)),
       );
       writer.upsert(
         'addresses',
-        ofType('address').map((r) => addressRow(r, ctx.syncedAt)),
+        ofType('address').map((r) => address.row(r, ctx.syncedAt)),
       );
     });
     await applyInChunks(ctx, 'courses', courses, (chunk) => {
       writer.upsert(
         'courses',
-        chunk.map((c) => courseRow(c, datesOf(c), ctx.syncedAt)),
+        chunk.map((c) => course.row(c, datesOf(c), ctx.syncedAt)),
       );
       const ids = chunk.map((c) => c.id);
       writer.deleteWhereIn('course_dates', 'course_id', ids);
       writer.upsert(
         'course_dates',
-        chunk.flatMap((c) => datesOf(c).map((d) => courseDateRow(d, c.id, ctx.syncedAt))),
+        chunk.flatMap((c) => datesOf(c).map((d) => courseDate.row(d, c.id, ctx.syncedAt))),
       );
       writer.deleteWhereIn('course_trainers', 'course_id', ids);
       writer.upsert(
@@ -192,10 +192,10 @@ export function refreshParticipations(ctx: PullContext, courseId: string, useDig
     {
       collection: 'participations',
       table: 'participations',
-      toRow: (r, syncedAt) => participationRow(r, courseId, syncedAt),
+      toRow: (r, syncedAt) => participation.row(r, courseId, syncedAt),
       included: {
-        company: { table: 'companies', toRow: companyRow },
-        uvt: { table: 'uvts', toRow: uvtRow },
+        company: { table: 'companies', toRow: company.row },
+        uvt: { table: 'uvts', toRow: uvt.row },
       },
       parent: { column: 'course_id', id: courseId },
       useDigests,
@@ -216,7 +216,7 @@ export function refreshCustomfields(ctx: PullContext, courseId: string, useDiges
     {
       collection: 'customfields',
       table: 'customfields',
-      toRow: (r, syncedAt) => customfieldRow(r, courseId, syncedAt),
+      toRow: (r, syncedAt) => customfield.row(r, courseId, syncedAt),
       parent: { column: 'course_id', id: courseId },
       useDigests,
     },

@@ -3,7 +3,7 @@
 // new entries; a type it no longer lists there was deactivated, and since few entries (often
 // none of the own ones) use it, no other answer would say so.
 import type { Relationship } from '../../api';
-import { baseOf, helferstundenTypRow } from '../../db/rows';
+import { baseOf, helferstundenTyp } from '../../resources';
 import type { PullContext } from '../context';
 import { pullSingleton } from './whole';
 
@@ -15,7 +15,7 @@ export function pullHourSettings(ctx: PullContext) {
     ctx.writer.transaction(() => {
       ctx.writer.upsert(
         'helferstunden_typen',
-        types.map((t) => helferstundenTypRow(t, ctx.syncedAt)),
+        types.map((t) => helferstundenTyp.row(t, ctx.syncedAt)),
       );
       if (active) deactivateUnlisted(ctx, active);
     });

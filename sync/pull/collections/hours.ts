@@ -8,12 +8,12 @@ import { addMonths, format, parseISO } from 'date-fns';
 import { collectPages, type Page } from '../../api';
 import { deferIndexesIfEmpty } from '../../db/deferred-indexes';
 import {
-  anlassReferenzRow,
-  anlassRow,
-  helferstundenRow,
-  helferstundenTypRow,
+  anlassReferenz,
+  helferstunden,
+  helferstundenAnlass,
+  helferstundenTyp,
   type ServiceResource,
-} from '../../db/rows';
+} from '../../resources';
 import {
   applyInChunks,
   endsTheItemLoop,
@@ -431,17 +431,17 @@ async function applyAnswer(
   writer.transaction(() => {
     writer.upsert(
       'helferstunden_typen',
-      ofType('helferstunden_typ').map((r) => helferstundenTypRow(r, ctx.syncedAt)),
+      ofType('helferstunden_typ').map((r) => helferstundenTyp.row(r, ctx.syncedAt)),
     );
     writer.upsert(
       'anlass_referenzen',
-      ofType('dienst', 'termin').map((r) => anlassReferenzRow(r, ctx.syncedAt)),
+      ofType(...anlassReferenz.serviceTypes).map((r) => anlassReferenz.row(r, ctx.syncedAt)),
     );
   });
   await applyInChunks(ctx, null, ofType('helferstunden_anlass'), (chunk) =>
     writer.upsert(
       'helferstunden_anlaesse',
-      chunk.map((r) => anlassRow(r, ctx.syncedAt)),
+      chunk.map((r) => helferstundenAnlass.row(r, ctx.syncedAt)),
     ),
   );
   await applyInChunks(
@@ -451,7 +451,7 @@ async function applyAnswer(
     (chunk) =>
       writer.upsert(
         'helferstunden',
-        chunk.map((r) => helferstundenRow(r, ctx.syncedAt)),
+        chunk.map((r) => helferstunden.row(r, ctx.syncedAt)),
       ),
     progressBase,
   );

@@ -2,7 +2,7 @@
 // refreshes the people its plan names (least recently confirmed first, see sync/pull/plan.ts), so
 // a large organisation is covered over several syncs without hammering a rate-limited service.
 // Each list is fetched whole and replaced, which also finds what was deleted on the service.
-import { ehrungRow, ueberpruefungRow } from '../../db/rows';
+import { ehrung, ueberpruefung } from '../../resources';
 import type { PullContext } from '../context';
 import { confirm } from '../freshness';
 import { pullParents } from '../parents';
@@ -37,7 +37,7 @@ export async function refreshPersonDetails(ctx: PullContext, userId: string, use
       {
         collection: 'ueberpruefungen',
         table: 'ueberpruefungen',
-        toRow: (c, syncedAt) => ueberpruefungRow(c, userId, syncedAt),
+        toRow: (c, syncedAt) => ueberpruefung.row(c, userId, syncedAt),
         parent: { column: 'user_id', id: userId },
         useDigests,
       },
@@ -48,7 +48,7 @@ export async function refreshPersonDetails(ctx: PullContext, userId: string, use
       {
         collection: 'ehrungen',
         table: 'ehrungen',
-        toRow: (h, syncedAt) => ehrungRow(h, userId, syncedAt),
+        toRow: (h, syncedAt) => ehrung.row(h, userId, syncedAt),
         parent: { column: 'user_id', id: userId },
         useDigests,
       },

@@ -8,13 +8,13 @@
 // between two pages neither removes an unrelated person nor loses an edit.
 import { collectPages, type Page } from '../../api';
 import {
-  ausbildungRow,
+  ausbildung,
   embeddedAusbildungen,
-  organisationRow,
+  organisation,
   qualifikationRows,
-  userRow,
   type ServiceResource,
-} from '../../db/rows';
+  user,
+} from '../../resources';
 import {
   applyInChunks,
   guardMassDeletion,
@@ -72,7 +72,7 @@ export function pullPersonal(ctx: PullContext, scan: boolean) {
         ctx.writer.transaction(() =>
           ctx.writer.upsert(
             'organisations',
-            organisations.map((o) => organisationRow(o, ctx.syncedAt)),
+            organisations.map((o) => organisation.row(o, ctx.syncedAt)),
           ),
         );
       }
@@ -124,7 +124,7 @@ async function applyUsers(
     (chunk) => {
       writer.upsert(
         'users',
-        chunk.map((u) => userRow(u, ctx.syncedAt)),
+        chunk.map((u) => user.row(u, ctx.syncedAt)),
       );
       const ids = chunk.map((u) => u.id);
       writer.deleteWhereIn('qualifikationen', 'user_id', ids);
@@ -139,7 +139,7 @@ async function applyUsers(
       writer.upsert(
         'ausbildungen',
         embedding.flatMap((u) =>
-          embeddedAusbildungen(u).map((a) => ausbildungRow(a, u.id, ctx.syncedAt)),
+          embeddedAusbildungen(u).map((a) => ausbildung.row(a, u.id, ctx.syncedAt)),
         ),
       );
       const markSource = writer.statement(
@@ -191,7 +191,7 @@ export async function refreshEndpointTrainings(ctx: PullContext, userId: string)
     {
       collection: 'ausbildungen',
       table: 'ausbildungen',
-      toRow: (a: ServiceResource, syncedAt: string) => ausbildungRow(a, userId, syncedAt),
+      toRow: (a: ServiceResource, syncedAt: string) => ausbildung.row(a, userId, syncedAt),
       scope: { where: 'user_id = ?', params: [userId] },
     },
     answer,

@@ -3,7 +3,7 @@
 // deletion between two pages on the service never removes an unrelated record here.
 import { collectPages, type Page, type QuarantinedRecord, type RequestOptions } from '../../api';
 import { referencedIds } from '../../db/references';
-import type { ServiceResource } from '../../db/rows';
+import type { ServiceResource } from '../../resources';
 import type { TableName } from '../../db/schema';
 import type { RowValues } from '../../db/writer';
 import { runCollection, upsertChunked, type PullContext } from '../context';

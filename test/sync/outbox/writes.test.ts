@@ -385,3 +385,50 @@ describe('courses', () => {
     expect(row(world, 'courses', courses[0]!.id)).toMatchObject({ local_state: null });
   });
 });
+
+describe('what a write needs of the replica (the resource modules’ hooks)', () => {
+  const refusal = async (name: string, args: unknown) => {
+    const outcome = await world.dispatcher.call(name as 'participation.create', args);
+    return outcome.ok ? null : outcome.error.code;
+  };
+
+  it('a participation or a custom field needs its course in the replica; a new one takes it', async () => {
+    const missing = 'local-00000000-0000-4000-8000-000000000000';
+    expect(
+      await refusal('participation.create', {
+        courseId: missing,
+        attributes: { first_name: 'Ohne', last_name: 'Kurs' },
+      }),
+    ).toBe('not_found');
+    expect(
+      await refusal('customfield.create', {
+        courseId: missing,
+        attributes: { name: 'Ohne Kurs', field_type: 'text' },
+      }),
+    ).toBe('not_found');
+    const course = world.replica.sqlite
+      .prepare("SELECT id FROM courses WHERE local_state IS NULL AND id NOT LIKE 'local-%' LIMIT 1")
+      .get() as { id: string };
+    const made = await write(world, 'customfield.create', {
+      courseId: course.id,
+      attributes: { name: 'Unter dem Kurs', field_type: 'text' },
+    });
+    expect(row(world, 'customfields', made.id)).toMatchObject({ course_id: course.id });
+  });
+
+  it('a cancelled participation refuses any further change', async () => {
+    const open = world.replica.sqlite
+      .prepare(
+        "SELECT id, course_id FROM participations WHERE coalesce(status, '') <> 'cancelled' AND local_state IS NULL LIMIT 1",
+      )
+      .get() as { id: string; course_id: string };
+    await write(world, 'participation.cancel', { courseId: open.course_id, id: open.id });
+    expect(
+      await refusal('participation.update', {
+        courseId: open.course_id,
+        id: open.id,
+        attributes: { comment: 'zu spät' },
+      }),
+    ).toBe('not_allowed');
+  });
+});

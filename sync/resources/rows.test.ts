@@ -9,22 +9,22 @@ import { helferstundenResource } from '../api/schemas/helferstunden';
 import { steuersatzResource } from '../api/schemas/messages';
 import { ueberpruefungResource, userResource } from '../api/schemas/personal';
 import {
-  ausbildungRow,
-  courseDateRow,
-  courseRow,
-  customfieldRow,
+  ausbildung,
+  course,
+  courseDate,
+  customfield,
   embeddedAusbildungen,
   flag,
-  helferstundenRow,
+  helferstunden,
   number,
-  participationRow,
+  participation,
   qualifikationRows,
-  steuersatzRow,
-  text,
-  ueberpruefungRow,
-  userRow,
   type ServiceResource,
-} from './rows';
+  steuersatz,
+  text,
+  ueberpruefung,
+  user,
+} from '.';
 
 describe('row mapping', () => {
   it('stores the service’s empty values as absent', () => {
@@ -41,7 +41,7 @@ describe('row mapping', () => {
   });
 
   it('keeps the whole resource without its empty members as base and derives the sort key', () => {
-    const row = userRow(
+    const row = user.row(
       {
         type: 'user',
         id: 'abc',
@@ -90,7 +90,7 @@ describe('row mapping', () => {
         attributes: { from: '2026-05-01T08:00:00+02:00', to: '2026-05-01T16:00:00+02:00' },
       },
     ];
-    const row = courseRow({ type: 'course', id: '9', attributes: { title: 'EH' } }, dates, 'now');
+    const row = course.row({ type: 'course', id: '9', attributes: { title: 'EH' } }, dates, 'now');
     expect(row.first_date).toBe('2026-05-01T08:00:00+02:00');
     expect(row.last_date).toBe('2026-05-02T16:00:00+02:00');
   });
@@ -150,9 +150,9 @@ describe('rows from tolerant variants', () => {
       },
     };
     const rows = sameRows(userResource, uniform, variant, (u) => ({
-      user: userRow(u, 'now'),
+      user: user.row(u, 'now'),
       qualifikationen: qualifikationRows(u),
-      ausbildungen: embeddedAusbildungen(u).map((a) => ausbildungRow(a, u.id, 'now')),
+      ausbildungen: embeddedAusbildungen(u).map((a) => ausbildung.row(a, u.id, 'now')),
     }));
     expect(rows.user.mitgliednr).toBeNull();
     expect(rows.qualifikationen).toHaveLength(1);
@@ -182,7 +182,7 @@ describe('rows from tolerant variants', () => {
         x_intern_flag: null,
       },
     };
-    sameRows(helferstundenResource, uniform, variant, (r) => helferstundenRow(r, 'now'));
+    sameRows(helferstundenResource, uniform, variant, (r) => helferstunden.row(r, 'now'));
   });
 
   it('checks, course dates, participations, custom fields and tax rates', () => {
@@ -206,7 +206,7 @@ describe('rows from tolerant variants', () => {
           letzte_pruefung: '0000-00-00',
         },
       },
-      (r) => ueberpruefungRow(r, 'u1', 'now'),
+      (r) => ueberpruefung.row(r, 'u1', 'now'),
     );
     sameRows(
       courseDateResource,
@@ -220,7 +220,7 @@ describe('rows from tolerant variants', () => {
         id: 1,
         attributes: { from: '2026-05-01T08:00:00+02:00', to: '2026-05-01T16:00:00+02:00' },
       },
-      (r) => courseDateRow(r, '9', 'now'),
+      (r) => courseDate.row(r, '9', 'now'),
     );
     sameRows(
       participationResource,
@@ -248,7 +248,7 @@ describe('rows from tolerant variants', () => {
           phone: 3012345,
         },
       },
-      (r) => participationRow(r, '9', 'now'),
+      (r) => participation.row(r, '9', 'now'),
     );
     sameRows(
       customFieldResource,
@@ -262,7 +262,7 @@ describe('rows from tolerant variants', () => {
         id: '7',
         attributes: { name: 'Größe', field_type: 'select', options: 'M', position: '2' },
       },
-      (r) => customfieldRow(r, '9', 'now'),
+      (r) => customfield.row(r, '9', 'now'),
     );
     sameRows(
       steuersatzResource,
@@ -272,7 +272,7 @@ describe('rows from tolerant variants', () => {
         attributes: { bezeichnung: 'voll', satz: 19, gueltig_ab: '' },
       },
       { type: 'tax_rate', id: '1', attributes: { bezeichnung: 'voll', satz: '19' } },
-      (r) => steuersatzRow(r, 'now'),
+      (r) => steuersatz.row(r, 'now'),
     );
   });
 });

@@ -1,0 +1,21 @@
+// A course client's participant: a participation as the client's own list shows it, keyed by
+// the client (the parent) and its id. The registry's name is its own: the service sends it as a
+// `participation`, which is the course's participant.
+import type { ClientParticipantsTable } from '../db/schema';
+import { childRowOf, column } from './columns';
+import type { ResourceModule } from './resource';
+
+export const clientParticipant = {
+  type: 'client_participant',
+  serviceTypes: ['participation'],
+  table: 'client_participants',
+  keys: ['client_id', 'id'],
+  referencedBy: [],
+  row: childRowOf<ClientParticipantsTable>({
+    client_id: (_a, _r, clientId) => clientId,
+    course_id: column.related('course'),
+    first_name: column.text('first_name'),
+    last_name: column.text('last_name'),
+    status: column.text('status'),
+  }),
+} satisfies ResourceModule & { row: unknown };

@@ -1,0 +1,12 @@
+// A participant's company (`company`), included with the participations.
+import type { CompaniesTable } from '../db/schema';
+import { column, rowOf } from './columns';
+import type { ResourceModule } from './resource';
+
+export const company = {
+  type: 'company',
+  table: 'companies',
+  keys: ['id'],
+  referencedBy: [{ table: 'participations', column: 'company_id' }],
+  row: rowOf<CompaniesTable>({ name: column.text('name'), uvt_id: column.related('uvt') }),
+} satisfies ResourceModule & { row: unknown };

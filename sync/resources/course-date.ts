@@ -1,0 +1,16 @@
+// A course's date (`course_date`), included with its course; replaced with the course's dates.
+import type { CourseDatesTable } from '../db/schema';
+import { childRowOf, column } from './columns';
+import type { ResourceModule } from './resource';
+
+export const courseDate = {
+  type: 'course_date',
+  table: 'course_dates',
+  keys: ['id'],
+  referencedBy: [],
+  row: childRowOf<CourseDatesTable>({
+    course_id: column.parent('course'),
+    date_from: column.text('from'),
+    date_to: column.text('to'),
+  }),
+} satisfies ResourceModule & { row: unknown };

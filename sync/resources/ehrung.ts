@@ -1,0 +1,16 @@
+// A person's honour (`ehrung`), read per person; read-only.
+import type { EhrungenTable } from '../db/schema';
+import { childRowOf, column } from './columns';
+import type { ResourceModule } from './resource';
+
+export const ehrung = {
+  type: 'ehrung',
+  table: 'ehrungen',
+  keys: ['id'],
+  referencedBy: [],
+  row: childRowOf<EhrungenTable>({
+    user_id: column.parent('user'),
+    bezeichnung: column.text('bezeichnung'),
+    datum: column.text('datum'),
+  }),
+} satisfies ResourceModule & { row: unknown };

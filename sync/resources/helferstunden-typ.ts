@@ -1,0 +1,16 @@
+// An hour type (`helferstunden_typ`), from the hour settings and the entries' `included`. Its
+// `aktiv` is derived: a type is active while the own settings list it (see sync/db/writer.ts).
+import type { HelferstundenTypenTable } from '../db/schema';
+import { column, rowOf } from './columns';
+import type { ResourceModule } from './resource';
+
+export const helferstundenTyp = {
+  type: 'helferstunden_typ',
+  table: 'helferstunden_typen',
+  keys: ['id'],
+  referencedBy: [{ table: 'helferstunden', column: 'typ_id' }],
+  row: rowOf<HelferstundenTypenTable>({
+    bezeichnung: column.text('bezeichnung'),
+    aktiv: column.flag('aktiv'),
+  }),
+} satisfies ResourceModule & { row: unknown };

@@ -1,0 +1,12 @@
+// An organisation a person belongs to (`organisation`), from the personnel list's `included`.
+import type { OrganisationsTable } from '../db/schema';
+import { column, rowOf } from './columns';
+import type { ResourceModule } from './resource';
+
+export const organisation = {
+  type: 'organisation',
+  table: 'organisations',
+  keys: ['id'],
+  referencedBy: [{ table: 'users', column: 'organisation_id' }],
+  row: rowOf<OrganisationsTable>({ name: column.text('name') }),
+} satisfies ResourceModule & { row: unknown };

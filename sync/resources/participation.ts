@@ -1,0 +1,49 @@
+// A course's participant (`participation`), read per course; writable offline (registered,
+// marked present, cancelled).
+import type { ParticipationsTable } from '../db/schema';
+import { childRowOf, column } from './columns';
+import { courseTitle } from './course';
+import { fullName, storedText, type WritableResource } from './resource';
+
+const row = childRowOf<ParticipationsTable>({
+  course_id: column.parent('course'),
+  first_name: column.text('first_name'),
+  last_name: column.text('last_name'),
+  status: column.text('status'),
+  attended: column.flag('attended'),
+  company_id: column.related('company'),
+  uvt_id: column.related('uvt'),
+  client_id: column.related('client'),
+  user_id: column.related('user'),
+});
+
+export const participation = {
+  type: 'participation',
+  table: 'participations',
+  keys: ['id'],
+  referencedBy: [],
+  row,
+  label: { de: 'Teilnahme', en: 'participation' },
+  createdUnder: { type: 'course', argument: 'courseId', column: 'course_id' },
+  localRow: (r, stored) => row(r, storedText(stored, 'course_id'), storedText(stored, 'synced_at')),
+  refusesChange: (stored, id) =>
+    stored.status === 'cancelled'
+      ? {
+          de: `Die Teilnahme ${id} ist abgemeldet und lässt sich nicht mehr ändern.`,
+          en: `Participation ${id} is cancelled and cannot be changed any more.`,
+        }
+      : null,
+  subject(read, recordId, args) {
+    const given = args.attributes ?? {};
+    const stored = read.row(
+      'SELECT first_name, last_name, course_id FROM participations WHERE id = ?',
+      recordId,
+    );
+    const label =
+      fullName(stored?.first_name, stored?.last_name) ??
+      fullName(given.first_name, given.last_name);
+    const course = courseTitle(read, stored?.course_id ?? args.courseId);
+    return label || course ? { kind: 'participation', label, context: course } : null;
+  },
+  lookupCreated: ({ api, args, options }) => api.listParticipations(args.courseId ?? '', options),
+} satisfies WritableResource & { row: unknown };

@@ -1,0 +1,16 @@
+// A tax rate (`steuersatz`): reference data, read whole.
+import type { SteuersaetzeTable } from '../db/schema';
+import { column, rowOf } from './columns';
+import type { ResourceModule } from './resource';
+
+export const steuersatz = {
+  type: 'steuersatz',
+  table: 'steuersaetze',
+  keys: ['id'],
+  referencedBy: [],
+  row: rowOf<SteuersaetzeTable>({
+    bezeichnung: column.text('bezeichnung'),
+    satz: column.number('satz'),
+    gueltig_ab: column.text('gueltig_ab'),
+  }),
+} satisfies ResourceModule & { row: unknown };

@@ -1,0 +1,18 @@
+// A person's check (`ueberpruefung`, e.g. a medical check), read per person; read-only.
+import type { UeberpruefungenTable } from '../db/schema';
+import { childRowOf, column, flag, type Attributes } from './columns';
+import type { ResourceModule } from './resource';
+
+export const ueberpruefung = {
+  type: 'ueberpruefung',
+  table: 'ueberpruefungen',
+  keys: ['id'],
+  referencedBy: [],
+  row: childRowOf<UeberpruefungenTable>({
+    user_id: column.parent('user'),
+    bezeichnung: column.text('bezeichnung'),
+    bestanden: (a) => flag(((a.pruefergebnis ?? {}) as Attributes).bestanden),
+    letzte_pruefung: column.text('letzte_pruefung'),
+    naechste_pruefung: column.text('naechste_pruefung'),
+  }),
+} satisfies ResourceModule & { row: unknown };

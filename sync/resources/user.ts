@@ -1,0 +1,100 @@
+// A person (`user`, table users): the personnel list's row, the qualifications and trainings a
+// person's resource embeds, and the outbox's hooks (a person can be created and changed offline).
+import type { QualifikationenTable, UsersTable } from '../db/schema';
+import {
+  attributesOf,
+  column,
+  number,
+  rowOf,
+  searchKey,
+  text,
+  type ServiceResource,
+} from './columns';
+import { fullName, storedText, type ReplicaReader, type WritableResource } from './resource';
+
+const row = rowOf<
+  UsersTable,
+  'details_watermark' | 'trainings_from_endpoint' | 'trainings_watermark'
+>({
+  vorname: (a) => text(a.vorname) ?? '',
+  nachname: (a) => text(a.nachname) ?? '',
+  sort_name: (a) => searchKey(text(a.nachname) ?? '', text(a.vorname) ?? ''),
+  first_name_key: (a) => searchKey(text(a.vorname) ?? '', text(a.nachname) ?? ''),
+  status: column.text('status'),
+  email: column.text('email'),
+  mitgliednr: column.text('mitgliednr'),
+  ort: column.text('ort'),
+  organisation_id: column.related('organisation'),
+});
+
+/** The qualifications embedded in a user resource, one row each. */
+export function qualifikationRows(user: ServiceResource): QualifikationenTable[] {
+  const list = attributesOf(user).qualifikationen;
+  if (!Array.isArray(list)) return [];
+  const entries = list.filter(
+    (entry): entry is Record<string, unknown> =>
+      typeof entry === 'object' && entry !== null && !Array.isArray(entry),
+  );
+  return entries.map((q, idx) => ({
+    user_id: user.id,
+    idx,
+    position: text(q.position),
+    liste: text(q.liste),
+    name: text(q.name),
+    name_kurz: text(q.name_kurz),
+    rang: number(q.rang),
+    erwerb_datum: text(q.erwerb_datum),
+  }));
+}
+
+/** The trainings embedded in a user resource (`ausbildungen`), as training resources. */
+export function embeddedAusbildungen(user: ServiceResource): ServiceResource[] {
+  const list = attributesOf(user).ausbildungen;
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter(
+      (entry): entry is Record<string, unknown> =>
+        !!entry && typeof entry === 'object' && 'id' in entry,
+    )
+    .map((entry) => {
+      const { id, ...attributes } = entry;
+      return {
+        type: 'ausbildung',
+        id: String(id),
+        attributes,
+        relationships: { user: { data: { type: 'user', id: user.id } } },
+      };
+    });
+}
+
+/** A person's name as the replica has it (its local truth). */
+export function personName(read: ReplicaReader, id: unknown): string | null {
+  if (typeof id !== 'string') return null;
+  const person = read.row('SELECT vorname, nachname FROM users WHERE id = ?', id);
+  return person ? fullName(person.vorname, person.nachname) : null;
+}
+
+export const user = {
+  type: 'user',
+  table: 'users',
+  keys: ['id'],
+  referencedBy: [
+    { table: 'ausbildungen', column: 'user_id' },
+    { table: 'ueberpruefungen', column: 'user_id' },
+    { table: 'ehrungen', column: 'user_id' },
+    { table: 'qualifikationen', column: 'user_id' },
+    { table: 'helferstunden', column: 'user_id' },
+    { table: 'kalender', column: 'user_id' },
+    { table: 'participations', column: 'user_id' },
+    { table: 'course_trainers', column: 'user_id' },
+  ],
+  row,
+  label: { de: 'Person', en: 'person' },
+  localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),
+  subject(read, recordId, args) {
+    const given = args.attributes ?? {};
+    const label = personName(read, recordId) ?? fullName(given.vorname, given.nachname);
+    return label ? { kind: 'user', label } : null;
+  },
+  lookupCreated: ({ api, since, options }) => api.listPersonal({ updatedSince: since, ...options }),
+} satisfies WritableResource & { row: unknown };

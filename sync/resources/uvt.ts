@@ -1,0 +1,19 @@
+// An accident insurer (`uvt`): reference data of the course module, read whole.
+import type { UvtsTable } from '../db/schema';
+import { column, rowOf } from './columns';
+import type { ResourceModule } from './resource';
+
+export const uvt = {
+  type: 'uvt',
+  table: 'uvts',
+  keys: ['id'],
+  referencedBy: [
+    { table: 'companies', column: 'uvt_id' },
+    { table: 'participations', column: 'uvt_id' },
+  ],
+  row: rowOf<UvtsTable>({
+    name: column.text('name'),
+    short_name: column.text('short_name'),
+    favorite: column.flag('favorite'),
+  }),
+} satisfies ResourceModule & { row: unknown };
