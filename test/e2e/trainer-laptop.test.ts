@@ -283,7 +283,8 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
     await page.keyboard.press('Alt+1');
     await expect.poll(async () => (await focused()).inList).toBe(true);
     await page.keyboard.press('t');
-    await expect.poll(async () => (await focused()).testId).toBe('course-row');
+    // Today's row may wait for its page of rows (read as the list scrolls).
+    await expect.poll(async () => (await focused()).testId, { timeout: 5_000 }).toBe('course-row');
     const todays = await page.evaluate(
       () => (document.activeElement as HTMLElement).dataset.courseId,
     );

@@ -99,6 +99,9 @@ export function CourseList(props: {
     const index = Math.min(anchorIndex, total - 1);
     setActive(index);
     virtualizer.scrollToIndex(index, { align: 'start' });
+    // The list itself had the focus while it had no rows (Alt+1 before they came): today's row
+    // takes it, so the keys of a row (T, Enter) work on what the person sees.
+    if (document.activeElement === scroller.current) focusRequest.current = index;
   }, [generation, total, anchorIndex, virtualizer]);
 
   // Keeps the active row inside the list when it shrinks.
