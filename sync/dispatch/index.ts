@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import {
   commands,
+  isWriteCommand,
   queries,
   type CommandName,
   type CommandResults,
@@ -13,6 +14,7 @@ import {
   type ParsedCommandArgs,
   type QueryName,
   type QueryResults,
+  type WriteReceipt,
 } from '../contract';
 import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
 import type { Replica } from '../db/open';
@@ -20,6 +22,7 @@ import { tableChangesOf } from '../db/table-changes';
 import { commandHandlers } from '../outbox/handlers';
 import type { Refresher } from '../pull/refresh';
 import { queryHandlers } from '../queries';
+import { writtenRecord } from '../queries/written';
 
 export type CallName = QueryName | CommandName;
 export type CallResults = QueryResults & CommandResults;
@@ -80,7 +83,9 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
         if (!parsed.success)
           return failure(toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)));
         const handler = handlers[name] as (a: unknown) => unknown;
-        const value = await handler(parsed.data);
+        let value = await handler(parsed.data);
+        // A record write answers the record too, as the screen's read gives it (its local truth).
+        if (isWriteCommand(name)) value = await withRecord(replica, value as WriteReceipt);
         if (isChange(name)) options.onCommand?.(name, tableChangesOf(replica.sqlite)?.take() ?? []);
         return { ok: true, value };
       } catch (error) {
@@ -98,6 +103,11 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
 /** A command other than the lists and the refresh: it changed the replica or the outbox. */
 function isChange(name: CallName): name is CommandName {
   return Object.hasOwn(commands, name) && !name.endsWith('.list') && name !== 'sync.refresh';
+}
+
+async function withRecord(replica: Replica, receipt: WriteReceipt) {
+  const record = await writtenRecord(replica.db, replica.sqlite, receipt.type, receipt.id);
+  return { ...receipt, record };
 }
 
 const failure = (error: CoreError): { ok: false; error: CoreError } => ({ ok: false, error });
