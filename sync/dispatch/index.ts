@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import {
   commands,
+  isWriteCall,
   isWriteCommand,
   queries,
   type CommandName,
@@ -14,6 +15,7 @@ import {
   type ParsedCommandArgs,
   type QueryName,
   type QueryResults,
+  type WriteCallName,
   type WriteReceipt,
 } from '../contract';
 import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
@@ -40,7 +42,7 @@ export interface DispatcherOptions {
    * After every command that changed the replica or the outbox (the session wakes the
    * scheduler, rule 12), with the tables it changed (and any other change of this connection not yet told).
    */
-  onCommand?: (name: CommandName, tables: string[]) => void;
+  onCommand?: (name: WriteCallName, tables: string[]) => void;
   /** sync.refresh: fetches from the service (sync/pull/refresh); without it the command answers offline. */
   refresher?: Refresher;
 }
@@ -86,7 +88,9 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
         let value = await handler(parsed.data);
         // A record write answers the record too, as the screen's read gives it (its local truth).
         if (isWriteCommand(name)) value = await withRecord(replica, value as WriteReceipt);
-        if (isChange(name)) options.onCommand?.(name, tableChangesOf(replica.sqlite)?.take() ?? []);
+        // The contract declares which calls write (CALL_KINDS): after one, the session wakes the sync.
+        if (isWriteCall(name))
+          options.onCommand?.(name, tableChangesOf(replica.sqlite)?.take() ?? []);
         return { ok: true, value };
       } catch (error) {
         if (error instanceof CoreFailure) return failure(toCoreError(error));
@@ -98,11 +102,6 @@ export function createDispatcher(replica: Replica, options: DispatcherOptions = 
       }
     },
   } as Dispatcher;
-}
-
-/** A command other than the lists and the refresh: it changed the replica or the outbox. */
-function isChange(name: CallName): name is CommandName {
-  return Object.hasOwn(commands, name) && !name.endsWith('.list') && name !== 'sync.refresh';
 }
 
 async function withRecord(replica: Replica, receipt: WriteReceipt) {

@@ -1,21 +1,41 @@
 // A record write answers what a screen needs to show its result at once: its receipt and the
 // record as the replica now holds it (its local truth), equal to what the screen's read gives
-// for it afterwards; null when that read no longer shows it (deleted here).
+// for it afterwards; null when that read no longer shows it (deleted here). Each write changes
+// only the tables the contract declares for it (CALL_WRITES).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callOrThrow, type CallName, type CallResults } from '../../../sync/dispatch';
+import { CALL_WRITES } from '../../../sync/contract';
+import {
+  callOrThrow,
+  createDispatcher,
+  type CallName,
+  type CallResults,
+  type Dispatcher,
+} from '../../../sync/dispatch';
 import { temporaryFiles } from '../../support/temp-files';
 import { startWorld, type World } from './world';
 
 const tempFile = temporaryFiles('outbox-answers');
 
 let world: World;
+let dispatcher: Dispatcher;
+/** Each write's changed tables that its declaration does not name. */
+const undeclared: string[] = [];
 const call = <N extends CallName>(name: N, args: unknown): Promise<CallResults[N]> =>
-  callOrThrow(world.dispatcher, name, args);
+  callOrThrow(dispatcher, name, args);
 
 beforeAll(async () => {
   world = await startWorld(tempFile('replica.sqlite'));
+  dispatcher = createDispatcher(world.replica, {
+    onCommand: (name, tables) => {
+      const declared: readonly string[] = CALL_WRITES[name];
+      for (const table of tables)
+        if (!declared.includes(table)) undeclared.push(`${name}: ${table}`);
+    },
+  });
 });
-afterAll(() => world.close());
+afterAll(async () => {
+  await world.close();
+});
 
 /** A course of the replica with two participants not cancelled (the demo follows the calendar). */
 async function courseWithParticipants() {
@@ -111,5 +131,9 @@ describe('a record write answers its record as the screen reads it', () => {
     const user = await call('user.update', { id: person!.id, attributes: { ort: 'Antwortdorf' } });
     expect(user.record).toEqual(await call('personnel.get', { id: person!.id }));
     expect(user.record?.ort).toBe('Antwortdorf');
+  });
+
+  it('changed only the tables each write declares', () => {
+    expect(undeclared).toEqual([]);
   });
 });
