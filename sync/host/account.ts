@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { createApiClient, type ApiClient } from '../api';
 import type { AccountInfo, AppSettings, AppState } from '../contract';
 import { CoreFailure } from '../core-error';
+import type { Replica } from '../db/open';
 import { createRefresher, type Refresher } from '../pull/refresh';
 import { replicaCounts } from '../scheduler';
 import type { BackgroundSync, SignedInClient } from './background-sync';
@@ -164,10 +165,7 @@ export function createAccount(
     ctx.saveSettings({ ...settings(), account: next, user: null, profileChosen });
   }
 
-  function pendingLoss(): { pending: number; parked: number } {
-    const counts = replicaCounts(ctx.replica().sqlite);
-    return { pending: counts.pending, parked: counts.parked };
-  }
+  const pendingLoss = () => pendingLossOf(ctx.replica());
 
   async function runLogin(
     account: AccountInfo,
@@ -385,4 +383,10 @@ async function userOf(
   } catch {
     return { id: '', name: '' };
   }
+}
+
+/** What sign-out with deleteLocalData would lose: changes not yet sent, and those refused. */
+export function pendingLossOf(replica: Replica): { pending: number; parked: number } {
+  const counts = replicaCounts(replica.sqlite);
+  return { pending: counts.pending, parked: counts.parked };
 }
