@@ -100,7 +100,7 @@ async function callCommand(name: string, text: string, db: string): Promise<numb
   let close: () => Promise<void>;
   try {
     const replica = openReplica(db, { mode: 'existing' });
-    dispatcher = createDispatcher(replica, { host: replicaHostCalls(replica) });
+    dispatcher = createDispatcher(replica, { host: await replicaHostCalls(replica) });
     close = () => replica.close();
   } catch (error) {
     process.stderr.write(`vorort call: ${describeFailure(error)}\n`);

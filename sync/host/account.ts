@@ -6,15 +6,14 @@ import { rmSync } from 'node:fs';
 import { createApiClient, type ApiClient } from '../api';
 import type { AccountInfo, AppSettings, AppState } from '../contract';
 import { CoreFailure } from '../core-error';
-import type { Replica } from '../db/open';
 import { createRefresher, type Refresher } from '../pull/refresh';
-import { replicaCounts } from '../scheduler';
 import type { BackgroundSync, SignedInClient } from './background-sync';
 import { NOT_IN_DEMO, startSwitchedDemo, type SwitchedDemo } from './demo-control';
 import { ensurePrivateDir } from './files';
 import { loginFailure, loopbackLogin, oauthBaseOf, type TokenSet } from './login';
 import type { HostCallHandlers, SessionContext } from './session-context';
 import type { ProfileChoice } from './profile-choice';
+import { pendingLossOf } from './replica-calls';
 import { HostTokens, readStoredTokens } from './tokens';
 
 /** The demo's accounts by role: the office, and the trainer with the most courses ahead. */
@@ -383,10 +382,4 @@ async function userOf(
   } catch {
     return { id: '', name: '' };
   }
-}
-
-/** What sign-out with deleteLocalData would lose: changes not yet sent, and those refused. */
-export function pendingLossOf(replica: Replica): { pending: number; parked: number } {
-  const counts = replicaCounts(replica.sqlite);
-  return { pending: counts.pending, parked: counts.parked };
 }

@@ -9,8 +9,7 @@
 import type { HostCallName } from '../contract';
 import type { Replica } from '../db/open';
 import type { HostHandlers } from '../dispatch';
-import { pendingLossOf } from './account';
-import { createExportCalls } from './export-calls';
+import { replicaCounts } from '../scheduler/counts';
 
 /** The host calls `vorort call` serves (what its help lists). */
 export const REPLICA_HOST_CALLS = [
@@ -20,10 +19,18 @@ export const REPLICA_HOST_CALLS = [
   'account.pendingLoss',
 ] as const satisfies readonly HostCallName[];
 
-export function replicaHostCalls(
+/** What sign-out with deleteLocalData would lose: changes not yet sent, and those refused. */
+export function pendingLossOf(replica: Replica): { pending: number; parked: number } {
+  const counts = replicaCounts(replica.sqlite);
+  return { pending: counts.pending, parked: counts.parked };
+}
+
+/** The handlers; the export's engine is loaded only here (every other command starts without it). */
+export async function replicaHostCalls(
   replica: Replica,
   now: () => Date = () => new Date(),
-): Required<Pick<HostHandlers, (typeof REPLICA_HOST_CALLS)[number]>> {
+): Promise<Required<Pick<HostHandlers, (typeof REPLICA_HOST_CALLS)[number]>>> {
+  const { createExportCalls } = await import('./export-calls');
   const exports = createExportCalls(
     { options: {}, now, replica: () => replica, track: () => {}, tellChanges: () => {} },
     { online: () => false },
