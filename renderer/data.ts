@@ -23,6 +23,11 @@ export interface QueryState<T> {
   error: CoreError | null;
   loading: boolean;
   reload(): void;
+  /**
+   * Shows a change of the answer at once (a write's answered record laid into it) until the read
+   * answers again, as it does when the core says the tables changed.
+   */
+  update(change: (data: T) => T): void;
 }
 
 /**
@@ -37,7 +42,7 @@ export function useQuery<N extends ReadCallName>(
   const bridge = useApp((store) => store.bridge);
   const tablesVersion = useTablesVersion(CALL_READS[name]);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<Omit<QueryState<CallResults[N]>, 'reload'>>({
+  const [state, setState] = useState<Omit<QueryState<CallResults[N]>, 'reload' | 'update'>>({
     data: undefined,
     error: null,
     loading: true,
@@ -60,7 +65,14 @@ export function useQuery<N extends ReadCallName>(
     );
   }, [bridge, name, key, tablesVersion, tick, enabled]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { ...state, reload };
+  const update = useCallback(
+    (change: (data: CallResults[N]) => CallResults[N]) =>
+      setState((previous) =>
+        previous.data === undefined ? previous : { ...previous, data: change(previous.data) },
+      ),
+    [],
+  );
+  return { ...state, reload, update };
 }
 
 /** A refused field: its dotted path (`attributes.first_name`) and the words in the language in use. */

@@ -13,6 +13,14 @@ export * from './contract/host';
 export * from './contract/export';
 // The tables each read of the contract reads (what makes a screen's query run again).
 export { CALL_READS, type ReadCallName } from './contract/reads';
+// Each call's kind (read, write, host) and the tables each write changes.
+export { CALL_KIND_NAMES, CALL_WRITES, type CallKind, type WriteCallName } from './contract/kinds';
+import {
+  COMMAND_AND_HOST_KINDS,
+  kindOf,
+  type CallKind,
+  type WriteCallName,
+} from './contract/kinds';
 // The sync's areas, status and the scheduler's state: sync/contract/sync-status.ts.
 export * from './contract/sync-status';
 import type {
@@ -23,7 +31,7 @@ import type {
 } from './contract/sync-status';
 // The service's wall clock, read alike by the core and the screens.
 export { SERVICE_ZONE, serviceDay, serviceTime, toServiceDateTime } from './contract/service-time';
-import type { HostEvent } from './contract/host';
+import type { CallName, HostEvent } from './contract/host';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
 const id = z.string().min(1).max(200);
@@ -132,6 +140,17 @@ export const queries = {
 } as const;
 
 export type QueryName = keyof typeof queries;
+
+/** Each call's kind (sync/contract/kinds.ts): every query reads; the type makes a call without one an error. */
+export const CALL_KINDS: Readonly<Record<CallName, CallKind>> = {
+  ...kindOf(queries, 'read'),
+  ...COMMAND_AND_HOST_KINDS,
+};
+
+/** Whether a call changes the replica or the outbox here (what wakes the sync). */
+export function isWriteCall(name: string): name is WriteCallName {
+  return Object.hasOwn(CALL_KINDS, name) && CALL_KINDS[name as CallName] === 'write';
+}
 export type QueryArgs<N extends QueryName> = z.input<(typeof queries)[N]>;
 export type ParsedQueryArgs<N extends QueryName> = z.output<(typeof queries)[N]>;
 

@@ -1,16 +1,19 @@
-// `vorort call`: any query or command of the contract, through the same dispatcher that IPC and
-// browser mode use, its answer printed as JSON. Works offline: writes are queued for `vorort sync`.
+// `vorort call`: any query or command of the contract, and the host calls that need the replica
+// alone (sync/host/replica-calls.ts), through the same dispatcher that IPC and browser mode use,
+// its answer printed as JSON. Works offline: writes are queued for `vorort sync`.
 import { z } from 'zod';
 import type { Command } from 'commander';
+import { hostCalls, type HostCallName } from '../contract';
 import { openReplica } from '../db/open';
 import { createDispatcher, SCHEMAS, type Dispatcher } from '../dispatch';
+import { REPLICA_HOST_CALLS, replicaHostCalls } from '../host/replica-calls';
 import { EXIT, describeFailure, exitCodeFor } from './exit-codes';
 
 export function registerCallCommand(program: Command): void {
   program
     .command('call')
     .description(
-      'Run one query or command of the contract on the replica and print its answer as JSON',
+      'Run one query, command or host call of the contract on the replica and print its answer as JSON',
     )
     .requiredOption('--db <file>', 'the replica (SQLite file)')
     .argument('<name>', 'a query or command, e.g. personnel.list or helferstunden.create')
@@ -23,17 +26,47 @@ export function registerCallCommand(program: Command): void {
 
 const CALL_EXIT_HELP = `Exit codes: 0 answered (the answer on stdout as JSON); 2 unknown name, bad
 arguments (the validation message on stderr, the error as JSON on stdout), a record
-that is not in the replica, or --db not a replica; 1 an internal error.
+that is not in the replica, a call of the app, or --db not a replica; 1 an internal error.
 Writes work offline: they are applied to the replica at once and queued; \`vorort sync\`
-sends them (\`vorort queue\` shows the queue).`;
+sends them (\`vorort queue\` shows the queue). A write answers its receipt and the
+record as the replica now holds it ("record", as the screens' reads give it).
+export.create answers the file as base64 (\`vorort export\` writes files); feed.set
+stores the address, the next \`vorort sync\` fetches it.`;
+
+/** The app's own calls, left out here: they need its user data folder, sign-in, scheduler or window. */
+const APP_ONLY: readonly HostCallName[] = (Object.keys(hostCalls) as HostCallName[]).filter(
+  (name) => !(REPLICA_HOST_CALLS as readonly string[]).includes(name),
+);
 
 /** Every name with its arguments (required ones without "?"), from the contract's schemas. */
 function namesHelp(): string {
   const lines = ['Names and their arguments:'];
-  for (const [name, schema] of Object.entries(SCHEMAS)) {
+  const served = [
+    ...Object.entries(SCHEMAS),
+    ...REPLICA_HOST_CALLS.map((name) => [name, hostCalls[name]] as const),
+  ];
+  for (const [name, schema] of served) {
     lines.push(`  ${name.padEnd(28)} ${describeArguments(schema)}`);
   }
+  lines.push(
+    '',
+    "Not here (the desktop app's or browser mode's own: its user data folder, sign-in,",
+    'scheduler or window; `vorort sync` and `vorort status` do their part):',
+    ...wrapped(APP_ONLY.join(', '), 86).map((line) => `  ${line}`),
+  );
   return lines.join('\n');
+}
+
+function wrapped(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return line ? [...lines, line] : lines;
 }
 
 function describeArguments(schema: z.ZodType): string {
@@ -67,7 +100,7 @@ async function callCommand(name: string, text: string, db: string): Promise<numb
   let close: () => Promise<void>;
   try {
     const replica = openReplica(db, { mode: 'existing' });
-    dispatcher = createDispatcher(replica);
+    dispatcher = createDispatcher(replica, { host: await replicaHostCalls(replica) });
     close = () => replica.close();
   } catch (error) {
     process.stderr.write(`vorort call: ${describeFailure(error)}\n`);

@@ -10,9 +10,12 @@ import {
   type CommandArgs,
   type CommandName,
   type CommandResults,
+  type CourseDetail,
   type OutboxEntry,
+  type ParticipationItem,
   type ParsedCommandArgs,
   type WriteCommandName,
+  type WriteAnswer,
   type WriteReceipt,
 } from '../contract';
 
@@ -742,7 +745,12 @@ describe('types (checked by npm run typecheck)', () => {
     expectTypeOf<ParsedCommandArgs<'user.upsert'>['identifierName']>().toEqualTypeOf<
       'user_id' | 'mitgliednr'
     >();
-    expectTypeOf<CommandResults['course.create']>().toEqualTypeOf<WriteReceipt>();
+    expectTypeOf<CommandResults['course.create']>().toEqualTypeOf<WriteAnswer<CourseDetail>>();
+    // A write answers its record as the screen's read gives it.
+    expectTypeOf<
+      CommandResults['participation.update']['record']
+    >().toEqualTypeOf<ParticipationItem | null>();
+    expectTypeOf<CommandResults['participation.update']>().toMatchTypeOf<WriteReceipt>();
     expectTypeOf<CommandResults['outbox.retry']>().toEqualTypeOf<OutboxEntry>();
     // @ts-expect-error: an attribute the contract does not know is a type error as well
     const _typo: CommandArgs<'kalender.create'>['attributes'] = { name: 'x', colour: '#fff' };

@@ -17,10 +17,17 @@ import * as customfields from './customfields';
 import * as hours from './hours';
 import * as notifications from './notifications';
 import * as outbox from './outbox';
-import type { ConflictEntry, OutboxEntry, RefreshResult, WriteReceipt } from './outbox';
+import type { ConflictEntry, OutboxEntry, RefreshResult, WriteAnswer } from './outbox';
 import * as participations from './participations';
 import * as personnel from './personnel';
-import type { WriteSpec } from './schema-kit';
+import type { WriteResourceType, WriteSpec } from './schema-kit';
+import type {
+  CourseDetail,
+  HoursItem,
+  ParticipationItem,
+  PersonDetail,
+  QueryResults,
+} from '../contract';
 
 export { isDate, isDateTime, isLocalId, isNewId, type WriteResourceType } from './schema-kit';
 export { qualificationEdit, USER_RIGHTS } from './personnel';
@@ -34,6 +41,7 @@ export {
   type OutboxState,
   type OutboxSubject,
   type RefreshResult,
+  type WriteAnswer,
   type WriteReceipt,
 } from './outbox';
 
@@ -83,10 +91,40 @@ export const WRITE_COMMANDS: { readonly [N in WriteCommandName]: WriteCommandSpe
 // Results and errors
 
 /**
- * Results per command. outbox.retry and outbox.edit answer the entry as it is afterwards (so a
+ * A written record as the screen's read gives it: a person as personnel.get, a training as one
+ * of its ausbildungen, a calendar as a calendars.list item, an hour entry as an hours.list item,
+ * an occasion as an hours.occasions item, a notification as a notifications.list item, a course
+ * as courses.get, a participation as a participations.list item, a custom field as one of
+ * courses.get's customfields.
+ */
+export interface WrittenRecords {
+  user: PersonDetail;
+  ausbildung: PersonDetail['ausbildungen'][number];
+  kalender: QueryResults['calendars.list'][number];
+  helferstunden: HoursItem;
+  helferstunden_anlass: QueryResults['hours.occasions'][number];
+  benachrichtigung: QueryResults['notifications.list'][number];
+  course: CourseDetail;
+  participation: ParticipationItem;
+  customfield: CourseDetail['customfields'][number];
+}
+
+/** The resource type a write command changes, from its name (`<resource type>.<verb>`). */
+export type WrittenType<N extends WriteCommandName> = N extends `${infer T}.${string}`
+  ? T extends WriteResourceType
+    ? T
+    : never
+  : never;
+
+/** What each record write answers: its receipt and its record as the screen's read gives it. */
+export type WriteAnswers = { [N in WriteCommandName]: WriteAnswer<WrittenRecords[WrittenType<N>]> };
+
+/**
+ * Results per command. A record write answers its receipt and the record (WriteAnswer).
+ * outbox.retry and outbox.edit answer the entry as it is afterwards (so a
  * screen can show its new state); outbox.discard answers only the id, as the entry is gone.
  */
-export interface CommandResults extends Record<WriteCommandName, WriteReceipt> {
+export interface CommandResults extends WriteAnswers {
   'outbox.list': OutboxEntry[];
   'outbox.retry': OutboxEntry;
   'outbox.edit': OutboxEntry;

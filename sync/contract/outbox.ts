@@ -49,16 +49,25 @@ export const commands = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Results: a write's receipt, the outbox's entries and conflicts, a refresh
+// Results: a write's receipt (and answer), the outbox's entries and conflicts, a refresh
 
 /** What every record write answers, at once and without network. */
 export interface WriteReceipt {
-  type: string;
+  type: WriteResourceType;
   /** `local-<uuid>` for a record created offline, else the record's id. */
   id: string;
   /** The outbox entry's id; null when coalescing left nothing to send. */
   operation: number | null;
   state: OutboxState | 'nothing to send';
+}
+
+/**
+ * What a record write answers: its receipt and the record as the replica now holds it (its
+ * local truth), in the shape the screen's read gives it, so a screen shows the result at once;
+ * null when that read no longer shows the record (deleted here, or created and dropped again).
+ */
+export interface WriteAnswer<Record> extends WriteReceipt {
+  record: Record | null;
 }
 
 export interface OutboxEntry {

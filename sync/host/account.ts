@@ -7,13 +7,13 @@ import { createApiClient, type ApiClient } from '../api';
 import type { AccountInfo, AppSettings, AppState } from '../contract';
 import { CoreFailure } from '../core-error';
 import { createRefresher, type Refresher } from '../pull/refresh';
-import { replicaCounts } from '../scheduler';
 import type { BackgroundSync, SignedInClient } from './background-sync';
 import { NOT_IN_DEMO, startSwitchedDemo, type SwitchedDemo } from './demo-control';
 import { ensurePrivateDir } from './files';
 import { loginFailure, loopbackLogin, oauthBaseOf, type TokenSet } from './login';
 import type { HostCallHandlers, SessionContext } from './session-context';
 import type { ProfileChoice } from './profile-choice';
+import { pendingLossOf } from './replica-calls';
 import { HostTokens, readStoredTokens } from './tokens';
 
 /** The demo's accounts by role: the office, and the trainer with the most courses ahead. */
@@ -164,10 +164,7 @@ export function createAccount(
     ctx.saveSettings({ ...settings(), account: next, user: null, profileChosen });
   }
 
-  function pendingLoss(): { pending: number; parked: number } {
-    const counts = replicaCounts(ctx.replica().sqlite);
-    return { pending: counts.pending, parked: counts.parked };
-  }
+  const pendingLoss = () => pendingLossOf(ctx.replica());
 
   async function runLogin(
     account: AccountInfo,

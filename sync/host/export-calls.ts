@@ -4,13 +4,18 @@ import type { ExportCreated, FeedState } from '../contract';
 import { CoreFailure } from '../core-error';
 import { exportData } from '../export';
 import { feedStatus, refreshFeed, setFeedUrl } from '../pull/feed';
-import type { HostCallHandlers, SessionContext } from './session-context';
+import type { HostCallHandlers, HostSessionOptions, SessionContext } from './session-context';
 
 /** An export larger than this is not sent as bytes over a transport (see exportDataMaxBytes). */
 export const EXPORT_DATA_MAX_BYTES = 50 * 1024 * 1024;
 
+/** What the export calls need of a session (`vorort call` gives them a replica alone). */
+export type ExportContext = Pick<SessionContext, 'now' | 'replica' | 'track' | 'tellChanges'> & {
+  options: Pick<HostSessionOptions, 'saveFile' | 'exportDataMaxBytes'>;
+};
+
 export function createExportCalls(
-  ctx: SessionContext,
+  ctx: ExportContext,
   deps: {
     /** Whether the service can be reached now (the feed is fetched at once only then). */
     online(): boolean;

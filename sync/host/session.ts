@@ -7,15 +7,8 @@
 // Node: no Electron, no sandbox (the demo comes in as a DemoProvider, the dialog as saveFile).
 // This file composes the parts: ./account (account and login), ./background-sync (the scheduler,
 // the sync, notifications after a sync), ./export-calls; ./session-context is what they share.
-import {
-  hostCalls,
-  isHostCallName,
-  type AppSettings,
-  type CoreEvent,
-  type HostCallName,
-  type SchedulerState,
-} from '../contract';
-import { CoreFailure, refusedArguments, toCoreError } from '../core-error';
+import type { AppSettings, CoreEvent, SchedulerState } from '../contract';
+import { CoreFailure } from '../core-error';
 import { createDispatcher, type Dispatcher, type Outcome } from '../dispatch';
 import { createAccount, type Account } from './account';
 import { createBackgroundSync } from './background-sync';
@@ -62,7 +55,8 @@ const NOT_SIGNED_IN = new CoreFailure('offline', {
 export async function openHostSession(options: HostSessionOptions): Promise<HostSession> {
   const ctx = createSessionContext(options);
   let closing: Promise<void> | null = null;
-  let dispatcher: Dispatcher = dataDispatcher();
+  /** Set once the parts and the host's calls are (dataDispatcher, below). */
+  let dispatcher: Dispatcher;
   // The parts call each other only once the session runs (the account is defined below).
   const sync = createBackgroundSync(ctx, {
     client: () => account.client(),
@@ -84,11 +78,12 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     closing: () => closing !== null,
   });
   const exports = createExportCalls(ctx, { online: sync.online });
-  sync.rememberNotifications();
 
+  /** One dispatcher for the data's queries and commands and the host's calls. */
   function dataDispatcher(): Dispatcher {
     return createDispatcher(ctx.replica(), {
       now: ctx.now,
+      host,
       onCommand: (_name, tables) => {
         sync.localWrite();
         // A local write shows at once: every window reads again what reads these tables.
@@ -135,30 +130,8 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     },
   };
 
-  async function callHost(name: HostCallName, args: unknown): Promise<Outcome<unknown>> {
-    const schema = hostCalls[name];
-    const parsed = schema.safeParse(args ?? {});
-    if (!parsed.success)
-      return {
-        ok: false,
-        error: toCoreError(refusedArguments(name, schema, args ?? {}, parsed.error)),
-      };
-    try {
-      const handler = host[name] as (a: unknown) => Promise<unknown>;
-      return { ok: true, value: await handler(parsed.data) };
-    } catch (error) {
-      if (error instanceof CoreFailure) return { ok: false, error: toCoreError(error) };
-      const text = error instanceof Error ? error.message : String(error);
-      return {
-        ok: false,
-        error: {
-          code: 'internal',
-          message: { de: `Interner Fehler: ${text}`, en: `Internal error: ${text}` },
-        },
-      };
-    }
-  }
-
+  dispatcher = dataDispatcher();
+  sync.rememberNotifications();
   await account.resume();
 
   return {
@@ -171,7 +144,6 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
             message: { de: 'Vorort wird beendet.', en: 'Vorort is shutting down.' },
           },
         };
-      if (isHostCallName(name)) return callHost(name, args);
       return dispatcher.call(name, args);
     },
     onEvent: (listener) => ctx.onEvent(listener),

@@ -1,11 +1,13 @@
 // The contract's commands, handled: the record writes go through applyWrite (one transaction
-// each), the outbox's own commands through the queue's functions.
+// each) and answer their receipt (the dispatcher adds the record as the screens read it), the
+// outbox's own commands through the queue's functions.
 import {
   WRITE_COMMANDS,
   type CommandName,
   type CommandResults,
   type ParsedCommandArgs,
   type WriteCommandName,
+  type WriteReceipt,
 } from '../contract';
 import type { Replica } from '../db/open';
 import { listConflicts, resolveConflict } from './conflicts';
@@ -17,16 +19,15 @@ import { applyWrite, type WriteClock } from './write';
 export type LocalCommandName = Exclude<CommandName, 'sync.refresh'>;
 
 type CommandHandlers = {
-  [N in LocalCommandName]: (args: ParsedCommandArgs<N>) => CommandResults[N];
+  [N in LocalCommandName]: (
+    args: ParsedCommandArgs<N>,
+  ) => N extends WriteCommandName ? WriteReceipt : CommandResults[N];
 };
 
 export function commandHandlers(replica: Replica, clock: WriteClock = {}): CommandHandlers {
   const { sqlite } = replica;
   const now = () => (clock.now?.() ?? new Date()).toISOString();
-  const writes = {} as Record<
-    WriteCommandName,
-    (args: WriteArgs) => CommandResults[WriteCommandName]
-  >;
+  const writes = {} as Record<WriteCommandName, (args: WriteArgs) => WriteReceipt>;
   for (const name of Object.keys(WRITE_COMMANDS) as WriteCommandName[]) {
     writes[name] = (args) => applyWrite(sqlite, name, args, clock);
   }

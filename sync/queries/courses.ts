@@ -184,13 +184,7 @@ export async function getCourse(
       ])
       .where('ct.course_id', '=', id)
       .execute(),
-    db
-      .selectFrom('customfields')
-      .select(['id', 'local_state', 'name', 'field_type', 'base', 'pending'])
-      .where('course_id', '=', id)
-      .where('local_state', 'is distinct from', 'deleted')
-      .orderBy('position')
-      .execute(),
+    courseCustomfields(db, { courseId: id }),
   ]);
   const item: Omit<CourseListItem, 'client'> = {
     id: course.id,
@@ -214,21 +208,41 @@ export async function getCourse(
       : null,
     client: client ?? null,
     trainers,
-    customfields: customfields.map((f) => ({
-      id: f.id,
-      localState: f.local_state,
-      name: f.name,
-      fieldType: f.field_type,
-      attributes: currentAttributes(f),
-    })),
+    customfields,
     confirmedAt: confirmedAt(sqlite, 'course', id, 'courses'),
   };
 }
 
+/** A course's custom fields not deleted here, as courses.get gives them; `only`: the one with this id. */
+export async function courseCustomfields(
+  db: Kysely<Database>,
+  filter: { courseId: string } | { only: string },
+): Promise<CourseDetail['customfields']> {
+  const fields = await db
+    .selectFrom('customfields')
+    .select(['id', 'local_state', 'name', 'field_type', 'base', 'pending'])
+    .where(
+      'only' in filter ? 'id' : 'course_id',
+      '=',
+      'only' in filter ? filter.only : filter.courseId,
+    )
+    .where('local_state', 'is distinct from', 'deleted')
+    .orderBy('position')
+    .execute();
+  return fields.map((f) => ({
+    id: f.id,
+    localState: f.local_state,
+    name: f.name,
+    fieldType: f.field_type,
+    attributes: currentAttributes(f),
+  }));
+}
+
+/** A course's participations; `only`: the one with this id (what a write answers), whatever its course. */
 export async function listParticipations(
   db: Kysely<Database>,
   sqlite: Sqlite,
-  args: ParsedQueryArgs<'participations.list'>,
+  args: ParsedQueryArgs<'participations.list'> | { only: string; includeCancelled: true },
 ): Promise<ParticipationItem[]> {
   let query = db
     .selectFrom('participations as p')
@@ -248,7 +262,11 @@ export async function listParticipations(
       'p.base as base',
       'p.pending as pending',
     ])
-    .where('p.course_id', '=', args.courseId);
+    .where(
+      'only' in args ? 'p.id' : 'p.course_id',
+      '=',
+      'only' in args ? args.only : args.courseId,
+    );
   if (!args.includeCancelled)
     query = query.where(sql<boolean>`coalesce(p.status, '') <> 'cancelled'`);
   const rows = await query.orderBy('p.last_name').orderBy('p.first_name').orderBy('p.id').execute();

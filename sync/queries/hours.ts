@@ -11,6 +11,8 @@ interface HoursFilter {
   from?: string | undefined;
   until?: string | undefined;
   freigegeben?: boolean | undefined;
+  /** The entry with this id only (what a write answers). */
+  only?: string;
 }
 
 /** The WHERE clause over `helferstunden h` for a filter (TRUE when nothing is filtered). */
@@ -23,6 +25,7 @@ function hoursWhere(filter: HoursFilter) {
         ? sql`(h.user_id = ${filter.userId} OR (h.user_id IS NULL AND h.local_state = 'created'))`
         : sql`h.user_id = ${filter.userId}`,
     );
+  if (filter.only !== undefined) conditions.push(sql`h.id = ${filter.only}`);
   if (filter.from) conditions.push(sql`h.von >= ${filter.from}`);
   if (filter.until) conditions.push(sql`h.von < ${`${filter.until}T99`}`);
   if (filter.freigegeben !== undefined)
@@ -30,13 +33,16 @@ function hoursWhere(filter: HoursFilter) {
   return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
 }
 
+/** `only`: the entry with this id (what a write answers). */
 export async function listHours(
   db: Kysely<Database>,
   args: ParsedQueryArgs<'hours.list'>,
   selfId: string | null,
+  only?: string,
 ): Promise<QueryResults['hours.list']> {
   const filter = {
     ...args,
+    ...(only !== undefined ? { only } : {}),
     userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
     selfId,
   };
@@ -164,9 +170,11 @@ function courseNumbersIn(beschreibung: string | null): string[] {
   return [...(beschreibung ?? '').matchAll(/\(([^()]+)\)/g)].map((match) => match[1]!.trim());
 }
 
+/** `only`: the occasion with this id (what a write answers). */
 export async function listOccasions(
   db: Kysely<Database>,
   args: ParsedQueryArgs<'hours.occasions'>,
+  only?: string,
 ): Promise<QueryResults['hours.occasions']> {
   let query = db
     .selectFrom('helferstunden_anlaesse as a')
@@ -180,6 +188,7 @@ export async function listOccasions(
       'a.referenz_id as referenzId',
     ])
     .where('a.local_state', 'is distinct from', 'deleted');
+  if (only !== undefined) query = query.where('a.id', '=', only);
   const search = args.search?.trim();
   if (search)
     query = query.where(

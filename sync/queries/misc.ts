@@ -5,13 +5,17 @@ import type { Database } from '../db/schema';
 import { searchKey } from '../resources';
 import { containsText, currentAttributes, prefixPattern, prefixRange } from './record';
 
-export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
-  const rows = await db
+/** `only`: the calendar with this id (what a write answers). */
+export async function listCalendars(
+  db: Kysely<Database>,
+  only?: string,
+): Promise<QueryResults['calendars.list']> {
+  let query = db
     .selectFrom('kalender')
     .select(['id', 'local_state', 'name', 'farbe', 'typ', 'base', 'pending'])
-    .where('local_state', 'is distinct from', 'deleted')
-    .orderBy('name')
-    .execute();
+    .where('local_state', 'is distinct from', 'deleted');
+  if (only !== undefined) query = query.where('id', '=', only);
+  const rows = await query.orderBy('name').execute();
   return rows.map((r) => ({
     id: r.id,
     localState: r.local_state,
@@ -22,9 +26,11 @@ export async function listCalendars(db: Kysely<Database>): Promise<QueryResults[
   }));
 }
 
+/** `only`: the notification with this id (what a write answers). */
 export async function listNotifications(
   db: Kysely<Database>,
   args: ParsedQueryArgs<'notifications.list'>,
+  only?: string,
 ): Promise<QueryResults['notifications.list']> {
   let query = db
     .selectFrom('benachrichtigungen')
@@ -40,6 +46,7 @@ export async function listNotifications(
     ])
     .where('local_state', 'is distinct from', 'deleted');
   if (args.unreadOnly) query = query.where('gelesen', '=', 0);
+  if (only !== undefined) query = query.where('id', '=', only);
   const rows = await query.orderBy('erstellt_am', 'desc').execute();
   return rows.map((r) => {
     const attributes = currentAttributes(r);

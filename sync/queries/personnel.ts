@@ -97,6 +97,20 @@ async function qualificationsOf(
   return byUser;
 }
 
+/** A person's trainings not deleted here, as personnel.get gives them; `only`: the one with this id. */
+export function trainingsOf(
+  db: Kysely<Database>,
+  filter: { userId: string } | { only: string },
+): Promise<PersonDetail['ausbildungen']> {
+  return db
+    .selectFrom('ausbildungen')
+    .select(['id', 'local_state as localState', 'bezeichnung', 'datum', 'gueltig_bis'])
+    .where('local_state', 'is distinct from', 'deleted')
+    .where('only' in filter ? 'id' : 'user_id', '=', 'only' in filter ? filter.only : filter.userId)
+    .orderBy('datum', 'desc')
+    .execute();
+}
+
 export async function getPerson(
   db: Kysely<Database>,
   sqlite: Sqlite,
@@ -113,13 +127,7 @@ export async function getPerson(
           .where('id', '=', person.organisation_id)
           .executeTakeFirst()
       : undefined,
-    db
-      .selectFrom('ausbildungen')
-      .select(['id', 'local_state as localState', 'bezeichnung', 'datum', 'gueltig_bis'])
-      .where('local_state', 'is distinct from', 'deleted')
-      .where('user_id', '=', id)
-      .orderBy('datum', 'desc')
-      .execute(),
+    trainingsOf(db, { userId: id }),
     db
       .selectFrom('ueberpruefungen')
       .select(['id', 'bezeichnung', 'bestanden', 'letzte_pruefung', 'naechste_pruefung'])

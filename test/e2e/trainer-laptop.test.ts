@@ -372,6 +372,27 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
     expect(await pendingOf(page)).toBe(0);
   }, 60_000);
 
+  it('issue 20 item 3: a mark by key shows at once from its answered row, the focus moves on, O takes it back', async (test) => {
+    if (!signedIn) test.skip();
+    await page.setViewportSize(LAPTOP);
+    await language('de');
+    await openCourse();
+    const open = rows().and(page.locator('[data-attended="open"]')).first();
+    const id = await open.getAttribute('data-participation-id');
+    expect(id, 'a participant whose attendance is open').toBeTruthy();
+    const row = rows().and(page.locator(`[data-participation-id="${id}"]`));
+    await row.focus();
+    await page.keyboard.press('a');
+    await expect.poll(() => row.getAttribute('data-attended')).toBe('true');
+    await expect.poll(() => focused().then((f) => f.id)).not.toBe(id);
+    await snap('attendance-marked-1366x860-de');
+    await row.focus();
+    await page.keyboard.press('o');
+    await expect.poll(() => row.getAttribute('data-attended')).toBe('open');
+    // Sent (the service answers here): the next steps begin with nothing pending.
+    await expect.poll(() => pendingOf(page), { timeout: 30_000 }).toBe(0);
+  }, 90_000);
+
   it('item 7: the walk-in’s shortcut shown is one a browser leaves to the page', async (test) => {
     if (!signedIn) test.skip();
     await language('de');

@@ -54,9 +54,20 @@ describe('vorort call and vorort queue', () => {
       JSON.stringify({ attributes: { name: 'Kurs-Kalender CLI', farbe: '#336699' } }),
     ]);
     expect(created.code, created.stderr).toBe(0);
-    const receipt = JSON.parse(created.stdout) as { id: string; state: string };
+    const receipt = JSON.parse(created.stdout) as {
+      id: string;
+      state: string;
+      record: Record<string, unknown>;
+    };
     expect(receipt.id).toMatch(/^local-/);
     expect(receipt.state).toBe('pending');
+    // The record as the replica holds it now, as calendars.list gives it.
+    expect(receipt.record).toMatchObject({
+      id: receipt.id,
+      name: 'Kurs-Kalender CLI',
+      farbe: '#336699',
+      localState: 'created',
+    });
 
     const listed = await vorort(['call', '--db', db, 'calendars.list', '{}']);
     const calendars = JSON.parse(listed.stdout) as { id: string; localState: string | null }[];
@@ -125,11 +136,46 @@ describe('vorort call and vorort queue', () => {
     expect(missing.stderr).toMatch(/No open operation 99999/);
   }, 60_000);
 
+  it("reaches the host calls that need the replica alone, and names the app's own", async () => {
+    const call = async (name: string, args: unknown) => {
+      const run = await vorort(['call', '--db', db, name, JSON.stringify(args)]);
+      return { ...run, value: JSON.parse(run.stdout) as Record<string, unknown> };
+    };
+    expect((await call('feed.get', {})).value).toMatchObject({ configured: false, events: 0 });
+    const set = await call('feed.set', { url: 'https://example.org/kalender/geheim.ics' });
+    expect(set.code, set.stderr).toBe(0);
+    // Stored (fetched by the next vorort sync); its secret path never shown.
+    expect(set.value).toMatchObject({ configured: true, address: 'https://example.org/…' });
+    expect((await call('feed.get', {})).value).toMatchObject({ configured: true });
+    expect(set.stdout).not.toContain('geheim');
+
+    const written = await call('kalender.create', { attributes: { name: 'Noch nicht gesendet' } });
+    expect(written.code, written.stderr).toBe(0);
+    const loss = await call('account.pendingLoss', {});
+    expect(loss.code, loss.stderr).toBe(0);
+    expect(loss.value).toEqual({ pending: 1, parked: 0 });
+
+    const exported = await call('export.create', {
+      request: { format: 'csv', what: 'courses', language: 'en' },
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.value).toMatchObject({ fileName: expect.stringMatching(/\.csv$/) });
+    const csv = Buffer.from(String(exported.value.base64), 'base64').toString('utf8');
+    expect(csv.split('\n').length - 1).toBeGreaterThan(Number(exported.value.count));
+
+    const appOnly = await call('app.state', {});
+    expect(appOnly.code).toBe(2);
+    expect(appOnly.value).toMatchObject({ error: { code: 'not_allowed' } });
+    expect(appOnly.stderr).toMatch(/belongs to the app/);
+  }, 240_000);
+
   it('lists every name with its arguments in call --help', async () => {
     const help = await vorort(['call', '--help']);
     expect(help.code).toBe(0);
     for (const name of ['user.upsert', 'participation.cancel', 'outbox.edit', 'personnel.list'])
       expect(help.stdout).toContain(name);
     expect(help.stdout).toMatch(/helferstunden\.create\s+\{ attributes, relationships \}/);
+    expect(help.stdout).toMatch(/export\.create\s+\{ request, deliver\? \}/);
+    expect(help.stdout).toMatch(/Not here[^]*account\.login/);
   }, 30_000);
 });

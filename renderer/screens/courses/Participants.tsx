@@ -46,7 +46,7 @@ export function Participants(props: {
   const { courseId } = props;
   const all = props.query.data;
   const [showCancelled, setShowCancelled] = useState(true);
-  const attendance = useAttendance({ courseId, all, showCancelled, language });
+  const attendance = useAttendance({ courseId, query: props.query, showCancelled, language });
   const { rows, counts, drafts, errors, lastBulk, bulkBusy } = attendance;
   const [activeId, setActiveId] = useState<string | null>(null);
   /** The rows whose details are open. */

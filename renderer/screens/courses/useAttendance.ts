@@ -1,10 +1,10 @@
 // The participants' state at the venue, apart from how it is shown: the rows as the replica has
-// them with the changes on their way laid over them (a command answers a receipt, not the row),
-// the counts, attendance one by one and "Alle anwesend" with its undo, and the texts typed in a
-// row (certificate number, comment) until they are stored, with their errors.
+// them (a change shows at once: its command answers the row, laid into the list until the list
+// is read again), the counts, attendance one by one and "Alle anwesend" with its undo, and the
+// texts typed in a row (certificate number, comment) until they are stored, with their errors.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CommandArgs, ParticipationItem } from '../../contract';
-import { sendCommand } from '../../data';
+import type { CommandArgs, ParticipationItem, QueryResults } from '../../contract';
+import { sendCommand, type QueryState } from '../../data';
 import { errorText } from '../../errors';
 import { attendanceChange, attendanceOf, OPEN_STATUSES, type Attendance } from './logic';
 
@@ -31,13 +31,12 @@ function without<T>(record: Record<string, T>, key: string): Record<string, T> {
 
 export function useAttendance(input: {
   courseId: string;
-  all: ParticipationItem[] | undefined;
+  query: QueryState<QueryResults['participations.list']>;
   showCancelled: boolean;
   language: string;
 }) {
-  const { courseId, all, showCancelled, language } = input;
-  /** Changes sent but not yet read back: the row shows them at once. */
-  const [pending, setPending] = useState<Record<string, Change>>({});
+  const { courseId, query, showCancelled, language } = input;
+  const all = query.data;
   /** Texts typed in a row's inputs and not yet stored (kept on an error). */
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -48,22 +47,18 @@ export function useAttendance(input: {
   /** The status a row had before its attendance was taken: "offen" goes back to it. */
   const openStatus = useRef(new Map<string, string>());
 
-  // The rows as they are now: read back from the replica, with what is on its way.
+  // The rows as the replica has them.
   const rows = useMemo(() => {
-    const items = (all ?? []).map((item) => {
-      const change = pending[item.id];
-      if (!change) return item;
-      return {
-        ...item,
-        status: change.status ?? item.status,
-        attended: change.attended ?? item.attended,
-        attributes: { ...item.attributes, ...change },
-      };
-    });
+    const items = all ?? [];
     const live = items.filter((item) => item.status !== 'cancelled');
     const cancelled = items.filter((item) => item.status === 'cancelled');
     return { live, cancelled, shown: showCancelled ? [...live, ...cancelled] : live };
-  }, [all, pending, showCancelled]);
+  }, [all, showCancelled]);
+
+  /** A row as its command answered it, shown at once (the list's next reading brings the rest). */
+  const show = (record: ParticipationItem | null) => {
+    if (record) query.update((list) => list.map((item) => (item.id === record.id ? record : item)));
+  };
 
   // What the replica shows now no longer needs to be held: drafts equal to the stored value go.
   useEffect(() => {
@@ -99,19 +94,17 @@ export function useAttendance(input: {
   }, [rows.live]);
 
   const update = async (row: ParticipationItem, change: Change): Promise<boolean> => {
-    setPending((before) => ({ ...before, [row.id]: { ...before[row.id], ...change } }));
     const result = await sendCommand('participation.update', {
       courseId,
       id: row.id,
       attributes: change,
     });
-    // Read back (or refused): the replica's version shows from now on.
-    setPending((before) => without(before, row.id));
     const key = fieldKey(row.id, 'row');
     if (!result.ok) {
       setErrors((before) => ({ ...before, [key]: errorText(result.error, language) }));
       return false;
     }
+    show(result.value.record);
     setErrors((before) => without(before, key));
     return true;
   };
@@ -168,6 +161,7 @@ export function useAttendance(input: {
       id: row.id,
       attributes: { [field]: draft },
     });
+    if (result.ok) show(result.value.record);
     setErrors((before) => {
       const next = without(before, key);
       if (!result.ok)
