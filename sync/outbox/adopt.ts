@@ -4,9 +4,10 @@
 // translates the temporary id for anyone still holding it.
 import type { Sqlite } from '../db/sqlite';
 import { addressRow, baseOf, companyRow, courseDateRow, type ServiceResource } from '../db/rows';
-import { refreshRecord, writeRow } from './local-truth';
+import { upsertLocalRow } from '../db/upsert';
+import { refreshRecord } from './local-truth';
 import { writableType } from './records';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 /** Gives the record created as `localId` its service id everywhere. */
 export function replaceTemporaryId(
@@ -72,12 +73,14 @@ export function adoptAnswer(
     Record<string, unknown> | undefined;
   for (const item of included) {
     if (item.type === 'course_date')
-      writeRow(sqlite, 'course_dates', ['id'], courseDateRow(item, resource.id, now));
-    else if (item.type === 'address') writeRow(sqlite, 'addresses', ['id'], addressRow(item, now));
-    else if (item.type === 'company') writeRow(sqlite, 'companies', ['id'], companyRow(item, now));
+      upsertLocalRow(sqlite, 'course_dates', ['id'], courseDateRow(item, resource.id, now));
+    else if (item.type === 'address')
+      upsertLocalRow(sqlite, 'addresses', ['id'], addressRow(item, now));
+    else if (item.type === 'company')
+      upsertLocalRow(sqlite, 'companies', ['id'], companyRow(item, now));
   }
   const context = { ...template, ...stored, synced_at: now };
-  writeRow(sqlite, entry.table, ['id'], {
+  upsertLocalRow(sqlite, entry.table, ['id'], {
     ...entry.toRow(resource, context, sqlite),
     base: baseOf(resource),
     synced_at: now,

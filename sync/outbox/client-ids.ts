@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
 import type { OutboxRow } from './operations';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 export const CLIENT_ID_REFUSED = 'client_generated_id';
 

@@ -16,7 +16,7 @@ import {
 import { finish, parseArgs, setState, verbOf } from './operations';
 import { WRITABLE_TABLES, writableType } from './records';
 import { sameValue } from './requests';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 import { outboxSubject } from './subject';
 
 /** The whole record, for a record deleted on the service. */

@@ -14,7 +14,7 @@ import {
   type OutboxRow,
 } from './operations';
 import { requestFor, type OutgoingRequest } from './requests';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 import { accept } from './accept';
 import { CLIENT_ID_REFUSED, clientIdFor, rememberClientIds } from './client-ids';
 import type { PushOptions } from './replay';

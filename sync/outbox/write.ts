@@ -5,10 +5,11 @@ import { randomUUID } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
 import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
-import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
+import { upsertLocalRow } from '../db/upsert';
+import { EMPTY_BASE, refreshRecord } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
 import { TEMPORARY_IDS_IN_TEXT, writableType } from './records';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 export interface WriteClock {
   now?: () => Date;
@@ -168,7 +169,7 @@ function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs
   for (const item of args.included ?? []) {
     if (item.type !== 'course_date') continue;
     const attributes = item.attributes ?? {};
-    writeRow(sqlite, 'course_dates', ['id'], {
+    upsertLocalRow(sqlite, 'course_dates', ['id'], {
       id: `${courseId}/${item.id}`,
       course_id: courseId,
       date_from: typeof attributes.from === 'string' ? attributes.from : null,
@@ -179,7 +180,7 @@ function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs
   }
   const trainers = (args.relationships?.trainers as { data?: { id: string }[] } | undefined)?.data;
   for (const trainer of trainers ?? []) {
-    writeRow(sqlite, 'course_trainers', ['course_id', 'user_id'], {
+    upsertLocalRow(sqlite, 'course_trainers', ['course_id', 'user_id'], {
       course_id: courseId,
       user_id: trainer.id,
     });

@@ -2,7 +2,7 @@
 // clock: no watermark goes backwards, incremental pulls come back empty, and the replica keeps
 // what the service no longer has. So it is noticed by content: a record the replica saw with
 // the change time (`updated_at`) T that the service now shows older than T. The writer compares
-// the change times of every record whose base changed (sync/db/writer.ts, one place for every
+// the change times of every record whose base changed (sync/db/upsert.ts, one place for every
 // collection); what comes every sync anyway gives it records to compare: the course list, the
 // near window's participants, the own record's trainings, the incremental hours, which reach
 // back to the newest hour entry held (the anchor: no request more, see HoursAnchor).
@@ -17,7 +17,8 @@ import type { Sqlite } from '../db/sqlite';
 import { ApiError, type ApiClient, type Page } from '../api';
 import { AREAS, type RestoreEvidence, type RestoreStatus } from '../contract';
 import { baseOf, helferstundenRow, type ServiceResource } from '../db/rows';
-import type { OlderVersion, ReplicaWriter } from '../db/writer';
+import type { OlderVersion } from '../db/upsert';
+import type { ReplicaWriter } from '../db/writer';
 import { endsTheItemLoop, isGone, type PullContext } from './context';
 import { unconfirmedItems } from './freshness';
 import type { SyncProfile } from './options';
