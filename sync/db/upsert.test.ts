@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openReplica, type Replica } from './open';
 import { tableChangesOf } from './table-changes';
-import { isOlderVersion, upsertLocalRow, upsertRows } from './upsert';
+import { isOlderVersion, upsertRow, upsertRows } from './upsert';
 
 const dir = mkdtempSync(join(tmpdir(), 'vorort-upsert-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ describe('upsertRows', () => {
       .get();
 
   it('leaves the local columns of a row from the service alone, even if the row names them', () => {
-    upsertLocalRow(replica.sqlite, 'helferstunden', ['id'], {
+    upsertRow(replica.sqlite, 'helferstunden', ['id'], {
       ...hour(2),
       pending: '{"attributes":{"stunden":3}}',
       local_state: 'changed',
@@ -89,7 +89,7 @@ describe('upsertRows', () => {
     upsertRows(replica.sqlite, 'helferstunden', ['id'], [hour(5, '{"stunden":2}')], 'service');
     expect(changes?.take()).toEqual([]);
     expect(stored()).toMatchObject({ stunden: 2 });
-    upsertLocalRow(replica.sqlite, 'helferstunden', ['id'], hour(5, '{"stunden":2}'));
+    upsertRow(replica.sqlite, 'helferstunden', ['id'], hour(5, '{"stunden":2}'));
     expect(changes?.take()).toEqual(['helferstunden']);
     expect(stored()).toMatchObject({ stunden: 5 });
   });
@@ -104,14 +104,14 @@ describe('upsertRows', () => {
       synced_at: '2026-03-01T09:00:00.000Z',
     });
     upsertRows(replica.sqlite, 'courses', ['id'], [course('2026-03-02')], 'service');
-    upsertLocalRow(replica.sqlite, 'participations', ['id'], {
+    upsertRow(replica.sqlite, 'participations', ['id'], {
       id: 'p',
       course_id: 'c',
       base: '{}',
       synced_at: '',
     });
     upsertRows(replica.sqlite, 'courses', ['id'], [course('2026-03-09')], 'service');
-    upsertLocalRow(replica.sqlite, 'courses', ['id'], course('2026-03-09'));
+    upsertRow(replica.sqlite, 'courses', ['id'], course('2026-03-09'));
     expect(
       replica.sqlite.prepare("SELECT first_date FROM courses WHERE id = 'c'").pluck().get(),
     ).toBe('2026-03-09');

@@ -5,8 +5,9 @@
 //   derived columns) is unchanged is not rewritten; the local columns are never touched (DESIGN
 //   rule 2: they are the outbox's); and a record the service shows older than the replica held it
 //   is reported (a service restored from a backup, sync/pull/restore.ts).
-// - 'local': a row as the outbox's local truth has it (a record's base with its local changes on
-//   top, or the answer to our own write), written as it is.
+// - 'local': a row the replica itself decides, written as it is: the outbox's local truth (a
+//   record's base with its local changes on top, or the answer to our own write) and the sync's
+//   own bookkeeping (its state per collection, confirmations, rotations).
 import type { Sqlite } from './sqlite';
 import type { TableName } from './schema';
 import { prepared, preparedAs } from './statements';
@@ -14,7 +15,7 @@ import { prepared, preparedAs } from './statements';
 export type SqlValue = string | number | null;
 export type RowValues = Record<string, SqlValue>;
 
-/** Whose version a row is: the service's (the pull) or the local truth (the outbox). */
+/** Whose version a row is: the service's (the pull) or the replica's own (see the header). */
 export type RowSource = 'service' | 'local';
 
 /** The columns of a record's local changes and their state: the outbox's alone. */
@@ -204,8 +205,8 @@ function hasColumn(sqlite: Sqlite, table: string, column: string): boolean {
   );
 }
 
-/** One row as the outbox's local truth has it: written as it is (see upsertRows). */
-export function upsertLocalRow(
+/** One row the replica itself decides ('local'): written as it is (see upsertRows). */
+export function upsertRow(
   sqlite: Sqlite,
   table: TableName,
   keys: readonly string[],

@@ -17,6 +17,7 @@
 //   digest changed since gets the next SEQUENCE (the feed's own SEQUENCE, where higher, wins).
 import { createHash } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
+import { upsertRow } from '../db/upsert';
 
 const DOMAIN_KEY = 'export_uid_domain';
 const FALLBACK_HOST = 'vorort.invalid';
@@ -79,11 +80,6 @@ export function assignSequences(
   exportedAt: string,
 ): number[] {
   const read = sqlite.prepare('SELECT digest, sequence FROM export_uids WHERE uid = ?').raw(true);
-  const write = sqlite.prepare(
-    `INSERT INTO export_uids (uid, digest, sequence, exported_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (uid) DO UPDATE SET digest = excluded.digest, sequence = excluded.sequence,
-       exported_at = excluded.exported_at`,
-  );
   const byUid = new Map<string, { digests: string[]; minimum: number }>();
   for (const { uid, digest, minimum = 0 } of entries) {
     const group = byUid.get(uid);
@@ -107,7 +103,7 @@ export function assignSequences(
           continue;
         }
       }
-      write.run(uid, digest, sequence, exportedAt);
+      upsertRow(sqlite, 'export_uids', ['uid'], { uid, digest, sequence, exported_at: exportedAt });
       assigned.set(uid, sequence);
     }
     return assigned;

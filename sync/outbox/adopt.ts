@@ -4,10 +4,10 @@
 // translates the temporary id for anyone still holding it.
 import type { Sqlite } from '../db/sqlite';
 import { addressRow, baseOf, companyRow, courseDateRow, type ServiceResource } from '../db/rows';
-import { upsertLocalRow } from '../db/upsert';
+import { prepared } from '../db/statements';
+import { upsertRow } from '../db/upsert';
 import { refreshRecord } from './local-truth';
 import { writableType } from './records';
-import { prepared } from '../db/statements';
 
 /** Gives the record created as `localId` its service id everywhere. */
 export function replaceTemporaryId(
@@ -50,10 +50,12 @@ export function replaceTemporaryId(
     sqlite,
     'UPDATE conflicts SET record_id = ? WHERE record_type = ? AND record_id = ?',
   ).run(serviceId, type, localId);
-  prepared(
-    sqlite,
-    'INSERT OR REPLACE INTO id_map (local_id, record_type, service_id, mapped_at) VALUES (?, ?, ?, ?)',
-  ).run(localId, type, serviceId, now);
+  upsertRow(sqlite, 'id_map', ['local_id'], {
+    local_id: localId,
+    record_type: type,
+    service_id: serviceId,
+    mapped_at: now,
+  });
 }
 
 /**
@@ -73,14 +75,12 @@ export function adoptAnswer(
     Record<string, unknown> | undefined;
   for (const item of included) {
     if (item.type === 'course_date')
-      upsertLocalRow(sqlite, 'course_dates', ['id'], courseDateRow(item, resource.id, now));
-    else if (item.type === 'address')
-      upsertLocalRow(sqlite, 'addresses', ['id'], addressRow(item, now));
-    else if (item.type === 'company')
-      upsertLocalRow(sqlite, 'companies', ['id'], companyRow(item, now));
+      upsertRow(sqlite, 'course_dates', ['id'], courseDateRow(item, resource.id, now));
+    else if (item.type === 'address') upsertRow(sqlite, 'addresses', ['id'], addressRow(item, now));
+    else if (item.type === 'company') upsertRow(sqlite, 'companies', ['id'], companyRow(item, now));
   }
   const context = { ...template, ...stored, synced_at: now };
-  upsertLocalRow(sqlite, entry.table, ['id'], {
+  upsertRow(sqlite, entry.table, ['id'], {
     ...entry.toRow(resource, context, sqlite),
     base: baseOf(resource),
     synced_at: now,

@@ -5,7 +5,7 @@
 import type { Sqlite } from '../db/sqlite';
 import { qualifikationRows, type ServiceResource } from '../db/rows';
 import { prepared } from '../db/statements';
-import { upsertLocalRow, upsertRows, type RowValues } from '../db/upsert';
+import { upsertRow, upsertRows, type RowValues } from '../db/upsert';
 import { writableType } from './records';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
 import { sameValue } from './requests';
@@ -173,7 +173,7 @@ export function refreshRecord(
     pending: changes ? JSON.stringify(changes) : null,
     local_state: !changes ? null : changes.deleted ? 'deleted' : neverSent ? 'created' : 'changed',
   };
-  upsertLocalRow(sqlite, entry.table, ['id'], row);
+  upsertRow(sqlite, entry.table, ['id'], row);
   if (type === 'user') {
     prepared(sqlite, 'DELETE FROM qualifikationen WHERE user_id = ?').run(id);
     upsertRows(sqlite, 'qualifikationen', ['user_id', 'idx'], qualifikationRows(resource), 'local');

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
 import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
-import { upsertLocalRow } from '../db/upsert';
+import { upsertRow } from '../db/upsert';
 import { EMPTY_BASE, refreshRecord } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
 import { TEMPORARY_IDS_IN_TEXT, writableType } from './records';
@@ -169,7 +169,7 @@ function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs
   for (const item of args.included ?? []) {
     if (item.type !== 'course_date') continue;
     const attributes = item.attributes ?? {};
-    upsertLocalRow(sqlite, 'course_dates', ['id'], {
+    upsertRow(sqlite, 'course_dates', ['id'], {
       id: `${courseId}/${item.id}`,
       course_id: courseId,
       date_from: typeof attributes.from === 'string' ? attributes.from : null,
@@ -180,7 +180,7 @@ function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs
   }
   const trainers = (args.relationships?.trainers as { data?: { id: string }[] } | undefined)?.data;
   for (const trainer of trainers ?? []) {
-    upsertLocalRow(sqlite, 'course_trainers', ['course_id', 'user_id'], {
+    upsertRow(sqlite, 'course_trainers', ['course_id', 'user_id'], {
       course_id: courseId,
       user_id: trainer.id,
     });

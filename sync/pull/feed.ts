@@ -9,6 +9,7 @@
 import type { Sqlite } from '../db/sqlite';
 import { invalid } from '../core-error';
 import type { Replica } from '../db/open';
+import { upsertRow } from '../db/upsert';
 import { FeedParseError, parseFeed, type FeedEventRow } from './feed-parse';
 
 const URL_KEY = 'feed_url';
@@ -44,11 +45,7 @@ const meta = (sqlite: Sqlite, key: string) =>
     string | undefined;
 
 const setMeta = (sqlite: Sqlite, key: string, value: string) =>
-  sqlite
-    .prepare(
-      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    )
-    .run(key, value);
+  upsertRow(sqlite, 'replica_meta', ['key'], { key, value });
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
 
