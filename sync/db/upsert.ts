@@ -8,7 +8,7 @@
 // - 'local': a row the replica itself decides, written as it is: the outbox's local truth (a
 //   record's base with its local changes on top, or the answer to our own write) and the sync's
 //   own bookkeeping (its state per collection, confirmations, rotations).
-import type { Sqlite } from './sqlite';
+import type { Sqlite, SqliteStatement } from './sqlite';
 import type { TableName } from './schema';
 import { prepared, preparedAs } from './statements';
 
@@ -110,8 +110,8 @@ function registerVersionFunction(sqlite: Sqlite): void {
 }
 
 /**
- * Inserts or updates `rows` of `table` by its primary key `keys`; columns not in the rows keep
- * their value. Every row has the columns of the first. Values are bound by position: measurably
+ * Inserts or updates `rows` of `table` by its primary key `keys` (always the same for a table);
+ * columns not in the rows keep their value. Every row has the columns of the first. Values are bound by position: measurably
  * cheaper than by name on 100,000 rows. Rows from the service tell `onOlderVersion` of each
  * record shown older than the replica's version (see versionCheck).
  */
@@ -129,20 +129,29 @@ export function upsertRows(
   const statement = preparedAs(sqlite, `upsert ${source} ${table} (${columns.join(', ')})`, () =>
     upsertSql(sqlite, table, keys, columns, source),
   );
-  const values: SqlValue[] = new Array<SqlValue>(columns.length);
+  if (source === 'local') return runRows(statement, columns, rows);
   const previous = listening.get(sqlite);
   if (onOlderVersion) listening.set(sqlite, onOlderVersion);
   else listening.delete(sqlite);
   try {
-    for (const row of rows) {
-      for (let i = 0; i < columns.length; i += 1) {
-        values[i] = (row as RowValues)[columns[i] as string] ?? null;
-      }
-      statement.run(values);
-    }
+    runRows(statement, columns, rows);
   } finally {
     if (previous) listening.set(sqlite, previous);
     else listening.delete(sqlite);
+  }
+}
+
+function runRows(
+  statement: SqliteStatement,
+  columns: readonly string[],
+  rows: readonly object[],
+): void {
+  const values: SqlValue[] = new Array<SqlValue>(columns.length);
+  for (const row of rows) {
+    for (let i = 0; i < columns.length; i += 1) {
+      values[i] = (row as RowValues)[columns[i] as string] ?? null;
+    }
+    statement.run(values);
   }
 }
 

@@ -1,5 +1,6 @@
-// Bulk writes of pulled data: prepared upserts inside short transactions (better-sqlite3 is
-// synchronous, so the pull applies rows in bounded chunks and yields between them).
+// Bulk writes of pulled data: the service's versions through the replica's one upsert
+// (sync/db/upsert.ts) inside short transactions (better-sqlite3 is synchronous, so the pull
+// applies rows in bounded chunks and yields between them), and the records with local changes.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TableName } from './schema';
 import { prepared } from './statements';
