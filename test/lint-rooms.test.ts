@@ -74,7 +74,7 @@ describe('room boundaries', () => {
     ['sync/resources/x.ts', "import type { value } from 'better-sqlite3';"],
     ['sync/resources/x.ts', "import { value } from 'kysely';"],
     ['sync/resources/x.ts', "import { value } from 'node:fs';"],
-    ['sync/resources/x.ts', "import { value } from '../outbox/statements';"],
+    ['sync/resources/x.ts', "import { value } from '../outbox/records';"],
     ['sync/resources/x.ts', "import { value } from '../../sync/pull/context';"],
     ['sync/api/x.ts', "import { value } from '../resources';"],
     ['sync/auth/x.ts', "import { value } from '../resources/course';"],

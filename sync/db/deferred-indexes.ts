@@ -4,6 +4,7 @@
 // copies it all. The dropped indexes are recorded first, so a process killed mid-load gets them
 // back when the replica is next opened.
 import type BetterSqlite3 from 'better-sqlite3';
+import { upsertRow } from './upsert';
 
 const META_KEY = 'deferred_indexes';
 
@@ -67,9 +68,5 @@ function writeDeferred(sqlite: BetterSqlite3.Database, sql: readonly string[]): 
     sqlite.prepare('DELETE FROM replica_meta WHERE key = ?').run(META_KEY);
     return;
   }
-  sqlite
-    .prepare(
-      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    )
-    .run(META_KEY, JSON.stringify(sql));
+  upsertRow(sqlite, 'replica_meta', ['key'], { key: META_KEY, value: JSON.stringify(sql) });
 }

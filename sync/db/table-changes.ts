@@ -3,6 +3,7 @@
 // core can tell the screens exactly what to read again (data.changed names tables) without a
 // list kept by hand beside each command and collection. Cheap: a check per run, no SQL added.
 import type { Sqlite, SqliteStatement } from './sqlite';
+import { forgetStatements } from './statements';
 
 /** The tables a write names: INSERT/REPLACE INTO t, UPDATE t, DELETE FROM t (Kysely quotes names). */
 const WRITE_TARGET =
@@ -30,6 +31,7 @@ export function tableChangesOf(sqlite: Sqlite): TableChanges | null {
 export function recordTableChanges(sqlite: Sqlite): TableChanges {
   const existing = recorders.get(sqlite);
   if (existing) return existing;
+  forgetStatements(sqlite);
   const changed = new Set<string>();
   /** Table name (lower case) → itself and the tables its deletions cascade to. */
   const schema = readSchema(sqlite);

@@ -1,43 +1,16 @@
 // The writer's watch for versions older than the replica's (a service restored from a backup):
-// which rows are compared, and which changes of a change time are never taken for a restore.
+// which rows are compared.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { helferstunden, type ServiceResource } from '../resources';
 import { openReplica, type Replica } from './open';
-import { isOlderVersion, ReplicaWriter, type OlderVersion } from './writer';
+import type { OlderVersion } from './upsert';
+import { ReplicaWriter } from './writer';
 
 const dir = mkdtempSync(join(tmpdir(), 'vorort-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-describe('isOlderVersion', () => {
-  it('takes two whole seconds and more for a version older than the one seen', () => {
-    expect(isOlderVersion('2026-03-01T10:00:05+01:00', '2026-03-01T10:00:03+01:00')).toBe(true);
-    expect(isOlderVersion('2026-03-01T10:00:05+01:00', '2026-02-20T08:00:00+01:00')).toBe(true);
-    // The same instant in another offset, or later: not older.
-    expect(isOlderVersion('2026-03-01T10:00:05+01:00', '2026-03-01T09:00:05Z')).toBe(false);
-    expect(isOlderVersion('2026-03-01T10:00:05+01:00', '2026-03-01T10:00:06+01:00')).toBe(false);
-  });
-
-  it('never reads a restore into a time written more coarsely, rounded, empty or zero', () => {
-    // To the millisecond, then truncated or rounded to whole seconds.
-    expect(isOlderVersion('2026-03-01T09:00:05.900Z', '2026-03-01T09:00:05Z')).toBe(false);
-    expect(isOlderVersion('2026-03-01T09:00:06Z', '2026-03-01T09:00:05Z')).toBe(false);
-    for (const none of [undefined, null, '', '0000-00-00', '0000-00-00 00:00:00', 'gestern', 0])
-      for (const [seen, shown] of [
-        [none, '2026-03-01T09:00:05Z'],
-        ['2026-03-01T09:00:05Z', none],
-      ])
-        expect(isOlderVersion(seen, shown), `${String(seen)} → ${String(shown)}`).toBe(false);
-  });
-
-  it('reads the user-info’s seconds since 1970 as a time', () => {
-    const seen = Date.parse('2026-03-01T09:00:05Z') / 1000;
-    expect(isOlderVersion(seen, seen - 3600)).toBe(true);
-    expect(isOlderVersion(seen, seen)).toBe(false);
-  });
-});
 
 describe('the writer’s watch for older versions', () => {
   let replica: Replica;

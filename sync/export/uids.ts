@@ -17,12 +17,14 @@
 //   digest changed since gets the next SEQUENCE (the feed's own SEQUENCE, where higher, wins).
 import { createHash } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
+import { upsertRow } from '../db/upsert';
 
 const DOMAIN_KEY = 'export_uid_domain';
 const FALLBACK_HOST = 'vorort.invalid';
 
 const meta = (sqlite: Sqlite, key: string) =>
-  sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
+  prepared(sqlite, 'SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
     string | undefined;
 
 /** Letters, digits, dots and dashes only: what may stand after the @ of a UID. */
@@ -36,21 +38,21 @@ const uidSafe = (value: string) =>
 export function uidDomain(sqlite: Sqlite): string {
   const fixed = meta(sqlite, DOMAIN_KEY);
   if (fixed) return fixed;
-  const orgId = sqlite.prepare("SELECT id FROM singletons WHERE key = 'orga'").pluck().get() as
+  const orgId = prepared(sqlite, "SELECT id FROM singletons WHERE key = 'orga'").pluck().get() as
     string | undefined;
   const host = meta(sqlite, 'service_host');
   const domain = `org-${uidSafe(orgId ?? 'unknown')}.${host ? uidSafe(host) : FALLBACK_HOST}`;
   if (orgId && host)
-    sqlite
-      .prepare('INSERT OR IGNORE INTO replica_meta (key, value) VALUES (?, ?)')
-      .run(DOMAIN_KEY, domain);
+    prepared(sqlite, 'INSERT OR IGNORE INTO replica_meta (key, value) VALUES (?, ?)').run(
+      DOMAIN_KEY,
+      domain,
+    );
   return domain;
 }
 
 /** The local ids of records created offline that the service has accepted, by their service id. */
 export function localIdsOf(sqlite: Sqlite, recordType: string): Map<string, string> {
-  const rows = sqlite
-    .prepare('SELECT service_id, local_id FROM id_map WHERE record_type = ?')
+  const rows = prepared(sqlite, 'SELECT service_id, local_id FROM id_map WHERE record_type = ?')
     .raw(true)
     .all(recordType) as [string, string][];
   return new Map(rows);
@@ -79,11 +81,6 @@ export function assignSequences(
   exportedAt: string,
 ): number[] {
   const read = sqlite.prepare('SELECT digest, sequence FROM export_uids WHERE uid = ?').raw(true);
-  const write = sqlite.prepare(
-    `INSERT INTO export_uids (uid, digest, sequence, exported_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (uid) DO UPDATE SET digest = excluded.digest, sequence = excluded.sequence,
-       exported_at = excluded.exported_at`,
-  );
   const byUid = new Map<string, { digests: string[]; minimum: number }>();
   for (const { uid, digest, minimum = 0 } of entries) {
     const group = byUid.get(uid);
@@ -107,7 +104,7 @@ export function assignSequences(
           continue;
         }
       }
-      write.run(uid, digest, sequence, exportedAt);
+      upsertRow(sqlite, 'export_uids', ['uid'], { uid, digest, sequence, exported_at: exportedAt });
       assigned.set(uid, sequence);
     }
     return assigned;

@@ -7,7 +7,7 @@ import { adoptAnswer, replaceTemporaryId } from './adopt';
 import { refreshRecord, type StoredBase } from './local-truth';
 import { finish, parseArgs, verbOf, type OutboxRow } from './operations';
 import { writableType } from './records';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 /** The service took the operation: done, its answer as the base, a temporary id replaced. */
 export function accept(

@@ -4,9 +4,10 @@
 // translates the temporary id for anyone still holding it.
 import type { Sqlite } from '../db/sqlite';
 import { address, baseOf, company, courseDate, type ServiceResource } from '../resources';
-import { refreshRecord, writeRow } from './local-truth';
+import { prepared } from '../db/statements';
+import { upsertRow } from '../db/upsert';
+import { refreshRecord } from './local-truth';
 import { writableType } from './records';
-import { prepared } from './statements';
 
 /** Gives the record created as `localId` its service id everywhere. */
 export function replaceTemporaryId(
@@ -49,10 +50,12 @@ export function replaceTemporaryId(
     sqlite,
     'UPDATE conflicts SET record_id = ? WHERE record_type = ? AND record_id = ?',
   ).run(serviceId, type, localId);
-  prepared(
-    sqlite,
-    'INSERT OR REPLACE INTO id_map (local_id, record_type, service_id, mapped_at) VALUES (?, ?, ?, ?)',
-  ).run(localId, type, serviceId, now);
+  upsertRow(sqlite, 'id_map', ['local_id'], {
+    local_id: localId,
+    record_type: type,
+    service_id: serviceId,
+    mapped_at: now,
+  });
 }
 
 /**
@@ -72,12 +75,12 @@ export function adoptAnswer(
     Record<string, unknown> | undefined;
   for (const item of included) {
     if (item.type === 'course_date')
-      writeRow(sqlite, 'course_dates', ['id'], courseDate.row(item, resource.id, now));
-    else if (item.type === 'address') writeRow(sqlite, 'addresses', ['id'], address.row(item, now));
-    else if (item.type === 'company') writeRow(sqlite, 'companies', ['id'], company.row(item, now));
+      upsertRow(sqlite, 'course_dates', ['id'], courseDate.row(item, resource.id, now));
+    else if (item.type === 'address') upsertRow(sqlite, 'addresses', ['id'], address.row(item, now));
+    else if (item.type === 'company') upsertRow(sqlite, 'companies', ['id'], company.row(item, now));
   }
   const context = { ...template, ...stored, synced_at: now };
-  writeRow(sqlite, entry.table, ['id'], {
+  upsertRow(sqlite, entry.table, ['id'], {
     ...entry.toRow(resource, context, sqlite),
     base: baseOf(resource),
     synced_at: now,

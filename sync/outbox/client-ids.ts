@@ -2,8 +2,9 @@
 // with its own id can be sent again safely, as the service tells a repeat by it (409).
 import { randomUUID } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
+import { upsertRow } from '../db/upsert';
 import type { OutboxRow } from './operations';
-import { prepared } from './statements';
 
 export const CLIENT_ID_REFUSED = 'client_generated_id';
 
@@ -21,8 +22,9 @@ export function rememberClientIds(
   accepted: boolean,
   now: string,
 ): void {
-  prepared(
-    sqlite,
-    'INSERT OR REPLACE INTO client_ids (record_type, accepted, probed_at) VALUES (?, ?, ?)',
-  ).run(type, accepted ? 1 : 0, now);
+  upsertRow(sqlite, 'client_ids', ['record_type'], {
+    record_type: type,
+    accepted: accepted ? 1 : 0,
+    probed_at: now,
+  });
 }

@@ -16,7 +16,7 @@ import {
 import { finish, parseArgs, setState, verbOf } from './operations';
 import { WRITABLE_TABLES, writableType } from './records';
 import { sameValue } from './requests';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 import { outboxSubject } from './subject';
 
 /** The whole record, for a record deleted on the service. */
@@ -127,23 +127,22 @@ function saveConflict(
     now: string;
   },
 ): void {
-  sqlite
-    .prepare(
-      `INSERT INTO conflicts (record_type, record_id, field, kind, base, mine, theirs, detected_at)
+  prepared(
+    sqlite,
+    `INSERT INTO conflicts (record_type, record_id, field, kind, base, mine, theirs, detected_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (record_type, record_id, field) DO UPDATE SET kind = excluded.kind,
          mine = excluded.mine, theirs = excluded.theirs, detected_at = excluded.detected_at`,
-    )
-    .run(
-      c.type,
-      c.id,
-      c.field,
-      c.kind,
-      JSON.stringify(c.base ?? null),
-      JSON.stringify(c.mine ?? null),
-      JSON.stringify(c.theirs ?? null),
-      c.now,
-    );
+  ).run(
+    c.type,
+    c.id,
+    c.field,
+    c.kind,
+    JSON.stringify(c.base ?? null),
+    JSON.stringify(c.mine ?? null),
+    JSON.stringify(c.theirs ?? null),
+    c.now,
+  );
 }
 
 interface ConflictRow {
@@ -159,7 +158,7 @@ interface ConflictRow {
 }
 
 export function listConflicts(sqlite: Sqlite): ConflictEntry[] {
-  const rows = sqlite.prepare('SELECT * FROM conflicts ORDER BY id').all() as ConflictRow[];
+  const rows = prepared(sqlite, 'SELECT * FROM conflicts ORDER BY id').all() as ConflictRow[];
   const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown));
   return rows.map((row) => ({
     id: row.id,
@@ -187,7 +186,7 @@ export function resolveConflict(
   now: string,
 ): { id: number; resolved: true; sent: boolean } {
   return sqlite.transaction(() => {
-    const conflict = sqlite.prepare('SELECT * FROM conflicts WHERE id = ?').get(id) as
+    const conflict = prepared(sqlite, 'SELECT * FROM conflicts WHERE id = ?').get(id) as
       ConflictRow | undefined;
     if (!conflict) throw notFound(`Kein Konflikt ${id}.`, `No conflict ${id}.`);
     const ops = openOperations(sqlite, conflict.record_type, conflict.record_id).filter(
@@ -211,7 +210,7 @@ export function resolveConflict(
         if (op.state === 'parked') setState(sqlite, op.id, 'pending', now);
       }
     }
-    sqlite.prepare('DELETE FROM conflicts WHERE id = ?').run(id);
+    prepared(sqlite, 'DELETE FROM conflicts WHERE id = ?').run(id);
     return { id, resolved: true as const, sent: take === 'mine' && ops.length > 0 };
   })();
 }
@@ -234,7 +233,9 @@ function dropField(
     !args.included?.length;
   if (empty) finish(sqlite, op.id, now);
   else
-    sqlite
-      .prepare('UPDATE outbox SET args = ?, updated_at = ? WHERE id = ?')
-      .run(JSON.stringify(args), now, op.id);
+    prepared(sqlite, 'UPDATE outbox SET args = ?, updated_at = ? WHERE id = ?').run(
+      JSON.stringify(args),
+      now,
+      op.id,
+    );
 }

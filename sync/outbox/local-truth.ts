@@ -4,11 +4,11 @@
 // row follows by calling refreshRecord.
 import type { Sqlite } from '../db/sqlite';
 import { qualifikationRows, type ServiceResource } from '../resources';
-import type { RowValues } from '../db/writer';
+import { prepared } from '../db/statements';
+import { upsertRow, upsertRows, type RowValues } from '../db/upsert';
 import { writableType } from './records';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
 import { sameValue } from './requests';
-import { prepared } from './statements';
 
 /** What the open operations of one record change, folded in order. */
 export interface LocalChanges {
@@ -173,11 +173,10 @@ export function refreshRecord(
     pending: changes ? JSON.stringify(changes) : null,
     local_state: !changes ? null : changes.deleted ? 'deleted' : neverSent ? 'created' : 'changed',
   };
-  writeRow(sqlite, entry.table, ['id'], row);
+  upsertRow(sqlite, entry.table, ['id'], row);
   if (type === 'user') {
     prepared(sqlite, 'DELETE FROM qualifikationen WHERE user_id = ?').run(id);
-    for (const q of qualifikationRows(resource))
-      writeRow(sqlite, 'qualifikationen', ['user_id', 'idx'], q);
+    upsertRows(sqlite, 'qualifikationen', ['user_id', 'idx'], qualifikationRows(resource), 'local');
   }
 }
 
@@ -212,21 +211,4 @@ function settleConflicts(
         conflict.id,
       );
   }
-}
-
-/** An upsert, never a REPLACE: a replaced course would take its participations with it (ON DELETE CASCADE). */
-export function writeRow(
-  sqlite: Sqlite,
-  table: string,
-  keys: readonly string[],
-  row: object,
-): void {
-  const columns = Object.keys(row);
-  const values = columns.map((c) => (row as RowValues)[c] ?? null);
-  const updates = columns.filter((c) => !keys.includes(c)).map((c) => `${c} = excluded.${c}`);
-  prepared(
-    sqlite,
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-      `ON CONFLICT (${keys.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
-  ).run(values);
 }

@@ -6,7 +6,7 @@ import type { Selectable } from 'kysely';
 import type { OutboxState } from '../contract';
 import type { OutboxTable } from '../db/schema';
 import type { IncludedItem, WriteArgs } from '../resources';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 /** An outbox row as read (the table's type is sync/db/schema.ts's, the states the contract's). */
 export type OutboxRow = Omit<Selectable<OutboxTable>, 'state'> & { state: OutboxState };

@@ -2,6 +2,7 @@
 // Editing validates like a new command; discarding restores the record's base in the replica.
 // Each entry says what record it concerns in words (its subject, read from the replica).
 import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
 import { commands, type OutboxEntry, type OutboxState, type WriteCommandName } from '../contract';
 import { notAllowed, notFound, refusedArguments } from '../core-error';
 import { refreshRecord } from './local-truth';
@@ -43,7 +44,7 @@ export function listOutbox(sqlite: Sqlite, states?: readonly OutboxState[]): Out
             `SELECT * FROM outbox WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY id`,
           )
           .all(...states)
-      : sqlite.prepare("SELECT * FROM outbox WHERE state <> 'done' ORDER BY id").all()
+      : prepared(sqlite, "SELECT * FROM outbox WHERE state <> 'done' ORDER BY id").all()
   ) as OutboxRow[];
   return rows.map((op) => toEntry(sqlite, op));
 }
@@ -71,9 +72,10 @@ export function retryOperation(sqlite: Sqlite, id: number, now: string): OutboxE
   const op = openOperation(sqlite, id);
   const cannotBeChecked = op.state === 'unknown' && op.next_attempt_at === NEVER;
   const state = op.state === 'unknown' && !cannotBeChecked ? 'unknown' : 'pending';
-  sqlite
-    .prepare('UPDATE outbox SET state = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?')
-    .run(state, now, op.id);
+  prepared(
+    sqlite,
+    'UPDATE outbox SET state = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?',
+  ).run(state, now, op.id);
   return toEntry(sqlite, getOperation(sqlite, id)!);
 }
 
@@ -100,11 +102,10 @@ export function editOperation(sqlite: Sqlite, id: number, args: unknown, now: st
         'Eine Änderung darf den Datensatz nicht wechseln (id, courseId, userId bleiben).',
         'An edit cannot move the operation to another record (id, courseId and userId stay).',
       );
-    sqlite
-      .prepare(
-        "UPDATE outbox SET args = ?, state = 'pending', error = NULL, next_attempt_at = NULL, updated_at = ? WHERE id = ?",
-      )
-      .run(JSON.stringify(parsed.data), now, op.id);
+    prepared(
+      sqlite,
+      "UPDATE outbox SET args = ?, state = 'pending', error = NULL, next_attempt_at = NULL, updated_at = ? WHERE id = ?",
+    ).run(JSON.stringify(parsed.data), now, op.id);
     refreshRecord(sqlite, op.record_type, op.record_id);
     return toEntry(sqlite, getOperation(sqlite, id)!);
   })();
@@ -120,17 +121,17 @@ export function discardOperation(sqlite: Sqlite, id: number): { id: number; stat
     const affected: OutboxRow[] = [op];
     if (op.command.endsWith('.create')) {
       affected.push(
-        ...(sqlite
-          .prepare("SELECT * FROM outbox WHERE state <> 'done' AND id <> ? AND instr(args, ?) > 0")
-          .all(op.id, `"${op.record_id}"`) as OutboxRow[]),
-        ...(sqlite
-          .prepare(
-            "SELECT * FROM outbox WHERE state <> 'done' AND id <> ? AND record_type = ? AND record_id = ?",
-          )
-          .all(op.id, op.record_type, op.record_id) as OutboxRow[]),
+        ...(prepared(
+          sqlite,
+          "SELECT * FROM outbox WHERE state <> 'done' AND id <> ? AND instr(args, ?) > 0",
+        ).all(op.id, `"${op.record_id}"`) as OutboxRow[]),
+        ...(prepared(
+          sqlite,
+          "SELECT * FROM outbox WHERE state <> 'done' AND id <> ? AND record_type = ? AND record_id = ?",
+        ).all(op.id, op.record_type, op.record_id) as OutboxRow[]),
       );
     }
-    const remove = sqlite.prepare('DELETE FROM outbox WHERE id = ?');
+    const remove = prepared(sqlite, 'DELETE FROM outbox WHERE id = ?');
     for (const each of affected) remove.run(each.id);
     for (const each of affected) refreshRecord(sqlite, each.record_type, each.record_id);
     return { id, state: 'discarded' as const };

@@ -5,7 +5,7 @@ import type { Sqlite } from '../db/sqlite';
 import { isLocalId } from '../contract';
 import { NEVER, verbOf, type OutboxRow } from './operations';
 import { TEMPORARY_IDS_IN_TEXT } from './records';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 /**
  * The first operation of each record that may go now, oldest first. The scan starts at the oldest

@@ -10,7 +10,7 @@ import {
   type ServiceResource,
   type WritableResource,
 } from '../resources';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 export interface WritableType extends Pick<WritableResource, 'type' | 'table' | 'referencedBy'> {
   /**

@@ -14,7 +14,7 @@ import {
   type OutboxRow,
 } from './operations';
 import { requestFor, type OutgoingRequest } from './requests';
-import { prepared } from './statements';
+import { upsertRow } from '../db/upsert';
 import { accept } from './accept';
 import { CLIENT_ID_REFUSED, clientIdFor, rememberClientIds } from './client-ids';
 import type { PushOptions } from './replay';
@@ -103,10 +103,7 @@ async function settleUnknownCreate(
     if (!(error instanceof ApiError)) throw error;
     if (error.kind === 'auth') {
       // Not even the lookup may read: the queue waits for a login (else it would ask again at once).
-      prepared(
-        sqlite,
-        "INSERT OR REPLACE INTO replica_meta (key, value) VALUES ('outbox_paused', 'login')",
-      ).run();
+      upsertRow(sqlite, 'replica_meta', ['key'], { key: 'outbox_paused', value: 'login' });
       return 'paused';
     }
     setState(sqlite, op.id, 'unknown', iso(), {
@@ -182,10 +179,7 @@ async function failed(
     case 'auth':
       // Refused even after one refresh: not carried out. The queue waits for a login.
       setState(sqlite, op.id, 'pending', now, { error: describeError(error) });
-      prepared(
-        sqlite,
-        "INSERT OR REPLACE INTO replica_meta (key, value) VALUES ('outbox_paused', 'login')",
-      ).run();
+      upsertRow(sqlite, 'replica_meta', ['key'], { key: 'outbox_paused', value: 'login' });
       return 'paused';
     case 'not_found':
       if (request.method === 'DELETE') {

@@ -9,7 +9,7 @@ import type { ApiClient } from '../api';
 import { openCountsByState, recoverInFlight } from './operations';
 import { nextDue, nextReady, waitingCount } from './ready';
 import { replayOne, type Outcome } from './replay-one';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 export { inConflict, nextDue, waitingFor } from './ready';
 

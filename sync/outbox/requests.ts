@@ -7,7 +7,7 @@ import type { WriteMethod } from '../api';
 import type { StoredBase } from './local-truth';
 import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
 import { writableType } from './records';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 
 export interface OutgoingRequest {
   method: WriteMethod;

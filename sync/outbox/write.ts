@@ -5,11 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { Sqlite } from '../db/sqlite';
 import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
+import { upsertRow } from '../db/upsert';
+import { prepared } from '../db/statements';
 import { writableResource } from '../resources';
-import { EMPTY_BASE, refreshRecord, writeRow } from './local-truth';
+import { EMPTY_BASE, refreshRecord } from './local-truth';
 import { enqueue, type WriteArgs } from './operations';
 import { TEMPORARY_IDS_IN_TEXT, typeLabel, writableType } from './records';
-import { prepared } from './statements';
 
 export interface WriteClock {
   now?: () => Date;
@@ -155,7 +156,7 @@ function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs
   for (const item of args.included ?? []) {
     if (item.type !== 'course_date') continue;
     const attributes = item.attributes ?? {};
-    writeRow(sqlite, 'course_dates', ['id'], {
+    upsertRow(sqlite, 'course_dates', ['id'], {
       id: `${courseId}/${item.id}`,
       course_id: courseId,
       date_from: typeof attributes.from === 'string' ? attributes.from : null,
@@ -166,7 +167,7 @@ function writeLocalCourseParts(sqlite: Sqlite, courseId: string, args: WriteArgs
   }
   const trainers = (args.relationships?.trainers as { data?: { id: string }[] } | undefined)?.data;
   for (const trainer of trainers ?? []) {
-    writeRow(sqlite, 'course_trainers', ['course_id', 'user_id'], {
+    upsertRow(sqlite, 'course_trainers', ['course_id', 'user_id'], {
       course_id: courseId,
       user_id: trainer.id,
     });

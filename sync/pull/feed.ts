@@ -9,6 +9,8 @@
 import type { Sqlite } from '../db/sqlite';
 import { invalid } from '../core-error';
 import type { Replica } from '../db/open';
+import { prepared } from '../db/statements';
+import { upsertRow } from '../db/upsert';
 import { FeedParseError, parseFeed, type FeedEventRow } from './feed-parse';
 
 const URL_KEY = 'feed_url';
@@ -40,15 +42,11 @@ export type FeedRefresh =
 type Db = Pick<Replica, 'sqlite'>;
 
 const meta = (sqlite: Sqlite, key: string) =>
-  sqlite.prepare('SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
+  prepared(sqlite, 'SELECT value FROM replica_meta WHERE key = ?').pluck().get(key) as
     string | undefined;
 
 const setMeta = (sqlite: Sqlite, key: string, value: string) =>
-  sqlite
-    .prepare(
-      'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    )
-    .run(key, value);
+  upsertRow(sqlite, 'replica_meta', ['key'], { key, value });
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
 
@@ -104,9 +102,9 @@ export function setFeedUrl(replica: Db, url: string | null): void {
   const next = url === null || url.trim() === '' ? null : checkFeedUrl(url);
   sqlite.transaction(() => {
     if (getFeedUrl(sqlite) === next) return;
-    sqlite.prepare('DELETE FROM feed_events').run();
-    sqlite.prepare('DELETE FROM replica_meta WHERE key = ?').run(STATUS_KEY);
-    if (next === null) sqlite.prepare('DELETE FROM replica_meta WHERE key = ?').run(URL_KEY);
+    prepared(sqlite, 'DELETE FROM feed_events').run();
+    prepared(sqlite, 'DELETE FROM replica_meta WHERE key = ?').run(STATUS_KEY);
+    if (next === null) prepared(sqlite, 'DELETE FROM replica_meta WHERE key = ?').run(URL_KEY);
     else setMeta(sqlite, URL_KEY, next);
   })();
 }
@@ -129,7 +127,7 @@ export function feedStatus(replica: Db): FeedStatus | null {
   } catch {
     // A damaged status is as none: the next fetch writes it anew.
   }
-  const events = sqlite.prepare('SELECT count(*) FROM feed_events').pluck().get() as number;
+  const events = prepared(sqlite, 'SELECT count(*) FROM feed_events').pluck().get() as number;
   return { address: redactFeedUrl(url), ...stored, events };
 }
 
@@ -177,7 +175,8 @@ export async function refreshFeed(
     return { ok: false, ...failure, events: status.events, status };
   }
   const fetchedAt = now().toISOString();
-  const insert = sqlite.prepare(
+  const insert = prepared(
+    sqlite,
     `INSERT INTO feed_events (uid, recurrence_id, summary, description, location, categories, status,
        starts_at, ends_at, all_day, start_day, rrule, sequence, stamp, fetched_at)
      VALUES (@uid, @recurrence_id, @summary, @description, @location, @categories, @status,
@@ -186,7 +185,7 @@ export async function refreshFeed(
   const replaced = sqlite.transaction(() => {
     // The address changed while this fetch ran: its answer belongs to no feed any more.
     if (getFeedUrl(sqlite) !== url) return false;
-    sqlite.prepare('DELETE FROM feed_events').run();
+    prepared(sqlite, 'DELETE FROM feed_events').run();
     for (const row of rows) insert.run({ ...row, fetched_at: fetchedAt });
     writeStatus(sqlite, {
       lastAttemptAt: attemptAt,

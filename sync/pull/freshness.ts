@@ -3,6 +3,8 @@
 // items per elapsed time (items × elapsed ÷ bound, with a margin) and spends it on the least
 // recently confirmed items, so the work is spread evenly over the syncs instead of bursting.
 import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
+import { upsertRow, upsertRows } from '../db/upsert';
 import type { FreshnessBounds, SyncProfile } from './options';
 
 /**
@@ -63,8 +65,7 @@ export function confirm(
 
 export function confirmedAt(sqlite: Sqlite, scope: RotationScope, id: string): string | null {
   return (
-    (sqlite
-      .prepare('SELECT confirmed_at FROM confirmations WHERE scope = ? AND id = ?')
+    (prepared(sqlite, 'SELECT confirmed_at FROM confirmations WHERE scope = ? AND id = ?')
       .pluck()
       .get(scope, id) as string | undefined) ?? null
   );
@@ -88,11 +89,9 @@ function stamp(
   at: string,
 ): void {
   if (ids.length === 0) return;
-  const statement = sqlite.prepare(
-    `INSERT INTO confirmations (scope, id, ${column}) VALUES (?, ?, ?)
-     ON CONFLICT (scope, id) DO UPDATE SET ${column} = excluded.${column}`,
-  );
-  sqlite.transaction(() => ids.forEach((id) => statement.run(scope, id, at)))();
+  // The other time of an item already there stays.
+  const rows = ids.map((id) => ({ scope, id, [column]: at }));
+  sqlite.transaction(() => upsertRows(sqlite, 'confirmations', ['scope', 'id'], rows, 'local'))();
 }
 
 /** SQL: when the item `f` was last asked for or confirmed, '' for never (least recent first). */
@@ -125,9 +124,9 @@ export function earnedShare(
   now: Date,
   intervalSeconds: number,
 ): number {
-  const row = sqlite
-    .prepare('SELECT credit, planned_at FROM rotations WHERE scope = ?')
-    .get(scope) as { credit: number; planned_at: string } | undefined;
+  const row = prepared(sqlite, 'SELECT credit, planned_at FROM rotations WHERE scope = ?').get(
+    scope,
+  ) as { credit: number; planned_at: string } | undefined;
   // A bound of 0: every item in every sync.
   if (boundHours <= 0) return items;
   const boundMs = boundHours * 3_600_000;
@@ -140,12 +139,11 @@ export function earnedShare(
 
 /** Keeps what a rotation earned and did not spend (the next sync takes it first). */
 export function keepShare(sqlite: Sqlite, scope: RotationScope, credit: number, now: Date): void {
-  sqlite
-    .prepare(
-      `INSERT INTO rotations (scope, credit, planned_at) VALUES (?, ?, ?)
-       ON CONFLICT (scope) DO UPDATE SET credit = excluded.credit, planned_at = excluded.planned_at`,
-    )
-    .run(scope, Math.max(0, credit), now.toISOString());
+  upsertRow(sqlite, 'rotations', ['scope'], {
+    scope,
+    credit: Math.max(0, credit),
+    planned_at: now.toISOString(),
+  });
 }
 
 /** The items each rotation keeps confirmed (what the plan chooses from). */

@@ -2,6 +2,7 @@
 // courses every sync, then each rotation's share, least recently confirmed first, as far as the
 // request budget goes. Rotations are asked in the order of how much they matter now.
 import { addDays, format } from 'date-fns';
+import { prepared } from '../db/statements';
 import type { PullContext } from './context';
 import {
   ITEM_COST,
@@ -246,9 +247,10 @@ function ids(ctx: PullContext, sql: string, ...params: unknown[]): string[] {
 /** `id` when the own record `id` of `scope` was never confirmed (it is taken before the rotation). */
 function ownNeverConfirmed(ctx: PullContext, scope: RotationScope, id: string | null) {
   if (id === null) return null;
-  const known = ctx.replica.sqlite
-    .prepare('SELECT 1 FROM confirmations WHERE scope = ? AND id = ? AND confirmed_at IS NOT NULL')
-    .get(scope, id);
+  const known = prepared(
+    ctx.replica.sqlite,
+    'SELECT 1 FROM confirmations WHERE scope = ? AND id = ? AND confirmed_at IS NOT NULL',
+  ).get(scope, id);
   return known ? null : id;
 }
 
@@ -276,7 +278,7 @@ function catchingUp(ctx: PullContext, scope: RotationScope, candidates: readonly
   const { sqlite } = ctx.replica;
   if (!pendingResync(sqlite)) return 0;
   const touched = new Set(
-    sqlite.prepare('SELECT id FROM confirmations WHERE scope = ?').pluck().all(scope) as string[],
+    prepared(sqlite, 'SELECT id FROM confirmations WHERE scope = ?').pluck().all(scope) as string[],
   );
   const untouched = candidates.filter((id) => !touched.has(id)).length;
   const rotations = PLAN_ORDER.slice(PLAN_ORDER.indexOf(scope)).filter(

@@ -6,6 +6,7 @@ import { ApiError } from '../api';
 import type { RefreshResult } from '../contract';
 import { CoreFailure } from '../core-error';
 import type { Replica } from '../db/open';
+import { prepared } from '../db/statements';
 import { RequestBudget } from './budget';
 import { refreshClientParticipants } from './collections/client-participants';
 import { refreshCustomfields, refreshParticipations } from './collections/courses';
@@ -140,8 +141,7 @@ async function fetchParent(ctx: PullContext, kind: RefreshKind, id: string): Pro
 
 function trainingsFromEndpoint(ctx: PullContext, id: string): boolean {
   return (
-    ctx.replica.sqlite
-      .prepare('SELECT trainings_from_endpoint FROM users WHERE id = ?')
+    prepared(ctx.replica.sqlite, 'SELECT trainings_from_endpoint FROM users WHERE id = ?')
       .pluck()
       .get(id) === 1
   );
@@ -183,9 +183,9 @@ export async function refreshBeforePush(input: {
   sqlite: Replica['sqlite'];
   signal?: AbortSignal;
 }): Promise<number> {
-  const courses = input.sqlite
-    .prepare(
-      `SELECT coalesce(p.course_id, f.course_id) AS course_id FROM outbox o
+  const courses = prepared(
+    input.sqlite,
+    `SELECT coalesce(p.course_id, f.course_id) AS course_id FROM outbox o
          LEFT JOIN participations p ON o.record_type = 'participation' AND p.id = o.record_id
          LEFT JOIN customfields f ON o.record_type = 'customfield' AND f.id = o.record_id
          LEFT JOIN confirmations c ON c.scope = 'course'
@@ -195,7 +195,7 @@ export async function refreshBeforePush(input: {
          AND coalesce(p.course_id, f.course_id) NOT LIKE 'local-%'
          AND (c.confirmed_at IS NULL OR c.confirmed_at < o.updated_at)
        GROUP BY 1 ORDER BY min(coalesce(c.confirmed_at, '')) LIMIT ?`,
-    )
+  )
     .pluck()
     .all(COURSES_BEFORE_PUSH) as string[];
   let requests = 0;

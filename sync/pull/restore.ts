@@ -2,7 +2,7 @@
 // clock: no watermark goes backwards, incremental pulls come back empty, and the replica keeps
 // what the service no longer has. So it is noticed by content: a record the replica saw with
 // the change time (`updated_at`) T that the service now shows older than T. The writer compares
-// the change times of every record whose base changed (sync/db/writer.ts, one place for every
+// the change times of every record whose base changed (sync/db/upsert.ts, one place for every
 // collection); what comes every sync anyway gives it records to compare: the course list, the
 // near window's participants, the own record's trainings, the incremental hours, which reach
 // back to the newest hour entry held (the anchor: no request more, see HoursAnchor).
@@ -14,10 +14,12 @@
 // longer has. The restore is recorded (replica_meta `restore`) and shown by every sync's summary
 // and by the status until the resync is complete.
 import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
 import { ApiError, type ApiClient, type Page } from '../api';
 import { AREAS, type RestoreEvidence, type RestoreStatus } from '../contract';
 import { baseOf, helferstunden, type ServiceResource } from '../resources';
-import type { OlderVersion, ReplicaWriter } from '../db/writer';
+import type { OlderVersion } from '../db/upsert';
+import type { ReplicaWriter } from '../db/writer';
 import { endsTheItemLoop, isGone, type PullContext } from './context';
 import { unconfirmedItems } from './freshness';
 import type { SyncProfile } from './options';
@@ -45,8 +47,7 @@ export interface RestoreNotice extends RestoreStatus {
 }
 
 export function readRestore(sqlite: Sqlite): RestoreRecord | null {
-  const value = sqlite
-    .prepare('SELECT value FROM replica_meta WHERE key = ?')
+  const value = prepared(sqlite, 'SELECT value FROM replica_meta WHERE key = ?')
     .pluck()
     .get(RESTORE_KEY) as string | undefined;
   if (value === undefined) return null;
@@ -72,21 +73,19 @@ export function pendingResync(sqlite: Sqlite): RestoreRecord | null {
  */
 export function startResync(sqlite: Sqlite, restore: RestoreRecord): void {
   sqlite.transaction(() => {
-    sqlite
-      .prepare(
-        `UPDATE sync_state SET watermark = NULL, last_success_at = NULL, last_full_scan_at = NULL,
+    prepared(
+      sqlite,
+      `UPDATE sync_state SET watermark = NULL, last_success_at = NULL, last_full_scan_at = NULL,
            syncs_since_full_scan = 0, progress = NULL`,
-      )
-      .run();
-    sqlite
-      .prepare(
-        `UPDATE users SET details_watermark = NULL, trainings_watermark = NULL
+    ).run();
+    prepared(
+      sqlite,
+      `UPDATE users SET details_watermark = NULL, trainings_watermark = NULL
          WHERE details_watermark IS NOT NULL OR trainings_watermark IS NOT NULL`,
-      )
-      .run();
+    ).run();
     for (const table of ['confirmations', 'rotations', 'answer_digests', 'scan_seen'])
       sqlite.prepare(`DELETE FROM ${table}`).run();
-    sqlite.prepare('DELETE FROM replica_meta WHERE key = ?').run(ANCHOR_KEY);
+    prepared(sqlite, 'DELETE FROM replica_meta WHERE key = ?').run(ANCHOR_KEY);
     setMeta(sqlite, RESTORE_KEY, JSON.stringify(restore));
   })();
 }
@@ -254,8 +253,7 @@ class HoursAnchor {
     private readonly sqlite: Sqlite,
     private readonly overlapMs: number,
   ) {
-    const value = sqlite
-      .prepare('SELECT value FROM replica_meta WHERE key = ?')
+    const value = prepared(sqlite, 'SELECT value FROM replica_meta WHERE key = ?')
       .pluck()
       .get(ANCHOR_KEY) as string | undefined;
     if (value === undefined) return;
@@ -310,7 +308,7 @@ class HoursAnchor {
         yield page;
         continue;
       }
-      const held = this.sqlite.prepare('SELECT base FROM helferstunden WHERE id = ?').pluck();
+      const held = prepared(this.sqlite, 'SELECT base FROM helferstunden WHERE id = ?').pluck();
       const changed = page.data.filter((entry) => held.get(entry.id) !== baseOf(entry));
       yield changed.length === page.data.length ? page : { ...page, data: changed };
     }

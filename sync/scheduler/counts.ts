@@ -1,6 +1,7 @@
 // What a sync indicator shows besides the phase (DESIGN rule 12): local writes still to send, those
 // the service refused, open conflicts and the last successful sync, read from the replica cheaply.
 import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
 import { openCountsByState } from '../outbox/operations';
 
 export interface ReplicaCounts {
@@ -17,10 +18,9 @@ export function replicaCounts(sqlite: Sqlite): ReplicaCounts {
   return {
     pending: open - parked,
     parked,
-    conflicts: sqlite.prepare('SELECT count(*) FROM conflicts').pluck().get() as number,
+    conflicts: prepared(sqlite, 'SELECT count(*) FROM conflicts').pluck().get() as number,
     lastSuccessfulSyncAt:
-      (sqlite
-        .prepare("SELECT value FROM sync_log WHERE key = 'last_successful_sync_at'")
+      (prepared(sqlite, "SELECT value FROM sync_log WHERE key = 'last_successful_sync_at'")
         .pluck()
         .get() as string | undefined) ?? null,
   };
