@@ -76,8 +76,10 @@ export function adoptAnswer(
   for (const item of included) {
     if (item.type === 'course_date')
       upsertRow(sqlite, 'course_dates', ['id'], courseDate.row(item, resource.id, now));
-    else if (item.type === 'address') upsertRow(sqlite, 'addresses', ['id'], address.row(item, now));
-    else if (item.type === 'company') upsertRow(sqlite, 'companies', ['id'], company.row(item, now));
+    else if (item.type === 'address')
+      upsertRow(sqlite, 'addresses', ['id'], address.row(item, now));
+    else if (item.type === 'company')
+      upsertRow(sqlite, 'companies', ['id'], company.row(item, now));
   }
   const context = { ...template, ...stored, synced_at: now };
   upsertRow(sqlite, entry.table, ['id'], {
