@@ -86,6 +86,12 @@ function expectSameReplica(
   expect(differences).toEqual({});
 }
 
+/**
+ * Three syncs of the medium scale, every item each time (about 2,400 requests a sync): 20 to 40 s
+ * on a shared machine under load, whatever the date.
+ */
+const MEDIUM_SYNCS_TIMEOUT = 120_000;
+
 const quarantined = (replica: Replica) =>
   replica.sqlite.prepare('SELECT * FROM quarantine').all() as { id: string; reason: string }[];
 
@@ -136,7 +142,7 @@ describe.each([
   );
 });
 
-describe('one unreadable record', () => {
+describe('one unreadable record', { timeout: MEDIUM_SYNCS_TIMEOUT }, () => {
   it('costs only itself: the rest is applied, it is quarantined, reported, and retried', async () => {
     const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 4 });
     const replica = openReplica(tempFile('quarantine.sqlite'));
@@ -328,7 +334,7 @@ describe('through faults', () => {
   );
 });
 
-describe('reference data', () => {
+describe('reference data', { timeout: MEDIUM_SYNCS_TIMEOUT }, () => {
   it('stays whole: UVTs that /uvts no longer lists (only the favourites) stay while referenced', async () => {
     const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 12 });
     const replica = openReplica(tempFile('uvts.sqlite'));
