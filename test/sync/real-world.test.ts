@@ -4,6 +4,7 @@
 // converges through a heavy fault mix. Real HTTP against the sandbox, real SQLite files.
 import { describe, expect, it } from 'vitest';
 import { ROLE_SCOPES } from '../../sandbox/auth/index';
+import { listedUvts } from '../../sandbox/http/uvts';
 import { startSandbox, type SandboxOptions } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
@@ -48,8 +49,12 @@ async function syncOnce(
     replica,
     options: { profile, ...EVERY_ITEM_EVERY_SYNC, ...options },
   });
-  // Every sync, whatever it met, leaves no reference dangling.
-  expectNoDanglingReferences(replica.sqlite, profile, { includeWeak });
+  // Every sync, whatever it met, leaves no reference dangling, but to what the service offers nowhere.
+  const offeredUvts = new Set(listedUvts(sandbox.store).map((uvt) => uvt.id));
+  expectNoDanglingReferences(replica.sqlite, profile, {
+    includeWeak,
+    offered: { uvts: (id) => offeredUvts.has(id) },
+  });
   return summary;
 }
 
@@ -80,6 +85,12 @@ function expectSameReplica(
   );
   expect(differences).toEqual({});
 }
+
+/**
+ * Three syncs of the medium scale, every item each time (about 2,400 requests a sync): 20 to 40 s
+ * on a shared machine under load, whatever the date.
+ */
+const MEDIUM_SYNCS_TIMEOUT = 120_000;
 
 const quarantined = (replica: Replica) =>
   replica.sqlite.prepare('SELECT * FROM quarantine').all() as { id: string; reason: string }[];
@@ -131,7 +142,7 @@ describe.each([
   );
 });
 
-describe('one unreadable record', () => {
+describe('one unreadable record', { timeout: MEDIUM_SYNCS_TIMEOUT }, () => {
   it('costs only itself: the rest is applied, it is quarantined, reported, and retried', async () => {
     const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 4 });
     const replica = openReplica(tempFile('quarantine.sqlite'));
@@ -323,7 +334,7 @@ describe('through faults', () => {
   );
 });
 
-describe('reference data', () => {
+describe('reference data', { timeout: MEDIUM_SYNCS_TIMEOUT }, () => {
   it('stays whole: UVTs that /uvts no longer lists (only the favourites) stay while referenced', async () => {
     const sandbox = await startSandbox({ port: 0, scale: 'medium', seed: 12 });
     const replica = openReplica(tempFile('uvts.sqlite'));
@@ -348,7 +359,99 @@ describe('reference data', () => {
       await sandbox.close();
     }
   });
+
+  it('keeps a company whose UVT the service offers nowhere, and takes the UVT once offered', async () => {
+    const sandbox = await startSandbox({ port: 0, scale: 'small', seed: 6 });
+    const replica = openReplica(tempFile('unoffered-uvt.sqlite'));
+    try {
+      // A course of the trainer's, tomorrow, whatever the demo's calendar holds.
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const { store } = sandbox;
+      const course = await postAsOffice(sandbox, '/courses', {
+        data: {
+          type: 'course',
+          attributes: { title: 'Erste Hilfe Probe' },
+          relationships: {
+            course_type: { data: { type: 'course_type', id: store.all('course_type')[0]!.id } },
+            dates: { data: [{ type: 'course_date', id: 'new-1' }] },
+            trainers: { data: [{ type: 'user', id: userOf(sandbox, 'trainer').id }] },
+          },
+        },
+        included: [
+          {
+            type: 'course_date',
+            id: 'new-1',
+            attributes: { from: `${tomorrow}T09:00:00+00:00`, to: `${tomorrow}T17:00:00+00:00` },
+          },
+        ],
+      });
+      // A participant no UVT pays for (no UVT of its own), from a company whose UVT is no
+      // favourite and named by no participation: neither /uvts nor `include=uvt` brings it.
+      const uvt = store.put({
+        type: 'uvt',
+        id: store.nextId('uvt'),
+        attributes: { name: 'Unfallkasse Probe', short_name: 'UK Probe', favorite: false },
+        relationships: {},
+      });
+      const company = store.put({
+        type: 'company',
+        id: store.nextId('company'),
+        attributes: {
+          name: 'Probe GmbH',
+          street: '',
+          postal_code: '',
+          city: '',
+          uvt_member_number: '',
+        },
+        relationships: { uvt: { type: 'uvt', id: uvt.id } },
+      });
+      store.put({
+        type: 'participation',
+        id: store.nextId('participation'),
+        attributes: { ...store.all('participation')[0]!.attributes, status: 'registered' },
+        relationships: {
+          course: { type: 'course', id: course.id },
+          company: { type: 'company', id: company.id },
+          uvt: null,
+          client: null,
+          user: null,
+        },
+      });
+      const companyUvt = () =>
+        replica.sqlite.prepare('SELECT uvt_id FROM companies WHERE id = ?').pluck().get(company.id);
+      const holdsUvt = () =>
+        replica.sqlite.prepare('SELECT count(*) FROM uvts WHERE id = ?').pluck().get(uvt.id);
+
+      await syncOnce(sandbox, replica, 'trainer');
+      expect(companyUvt()).toBe(uvt.id);
+      expect(holdsUvt()).toBe(0);
+      // A favourite, /uvts lists it: the next sync takes it; no favourite again, it stays named.
+      const favourite = store.put({ ...uvt, attributes: { ...uvt.attributes, favorite: true } });
+      await syncOnce(sandbox, replica, 'trainer');
+      expect(holdsUvt()).toBe(1);
+      store.put({ ...favourite, attributes: { ...favourite.attributes, favorite: false } });
+      await syncOnce(sandbox, replica, 'trainer');
+      expect(holdsUvt()).toBe(1);
+    } finally {
+      await replica.close();
+      await sandbox.close();
+    }
+  });
 });
+
+async function postAsOffice(sandbox: Sandbox, path: string, body: unknown) {
+  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${userOf(sandbox, 'office').accessToken}`,
+      'content-type': 'application/vnd.api+json',
+    },
+    body: JSON.stringify(body),
+  });
+  const document = (await response.json()) as { data: { id: string } };
+  expect(response.status, JSON.stringify(document)).toBe(201);
+  return document.data;
+}
 
 /** The hours' quarantined records, from their incremental pull and their history windows. */
 function hoursQuarantined(summary: SyncSummary): number {
