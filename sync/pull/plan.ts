@@ -4,6 +4,7 @@
 import { addDays, format } from 'date-fns';
 import { prepared } from '../db/statements';
 import type { PullContext } from './context';
+import type { SyncOptions } from './options';
 import {
   ITEM_COST,
   LAST_TOUCHED,
@@ -103,6 +104,20 @@ export function planPersonalScan(ctx: PullContext, lastFullScanAt: string | null
 }
 
 /**
+ * The near window: the days whose courses come every sync (first day in, `until` out), in the
+ * days of the machine's clock as the course window's. The tests check against it.
+ */
+export function nearWindow(
+  options: Pick<SyncOptions, 'today' | 'nearWindowDaysBack' | 'nearWindowDaysAhead'>,
+): { from: string; until: string } {
+  const today = options.today();
+  return {
+    from: format(addDays(today, -options.nearWindowDaysBack), 'yyyy-MM-dd'),
+    until: format(addDays(today, options.nearWindowDaysAhead + 1), 'yyyy-MM-dd'),
+  };
+}
+
+/**
  * The course lane's work, once the courses of the window are known: first the near window (tier
  * 3a, before any rotation takes budget), then the course, forms and client rotations.
  */
@@ -110,8 +125,7 @@ export function planCourses(ctx: PullContext, onNearPlanned: () => void): Course
   const { sqlite } = ctx.replica;
   const now = ctx.options.now();
   const today = ctx.options.today();
-  const nearFrom = format(addDays(today, -ctx.options.nearWindowDaysBack), 'yyyy-MM-dd');
-  const nearUntil = format(addDays(today, ctx.options.nearWindowDaysAhead + 1), 'yyyy-MM-dd');
+  const near = nearWindow(ctx.options);
   // A full sync asks for every course of the window, however recently confirmed.
   const confirmedBefore = ctx.options.full
     ? []
@@ -127,8 +141,8 @@ export function planCourses(ctx: PullContext, onNearPlanned: () => void): Course
      WHERE c.last_date >= ? AND c.first_date < ? AND c.id NOT LIKE 'local-%'
        ${confirmedBefore.length ? 'AND (f.confirmed_at IS NULL OR f.confirmed_at < ?)' : ''}
      ORDER BY c.first_date`,
-    nearFrom,
-    nearUntil,
+    near.from,
+    near.until,
     ...confirmedBefore,
   ).filter(() => ctx.options.full || ctx.budget.take(ITEM_COST.course, 'course'));
   onNearPlanned();
@@ -147,8 +161,8 @@ export function planCourses(ctx: PullContext, onNearPlanned: () => void): Course
          AND coalesce(c.last_date >= ? AND c.first_date <= ?, 1) AND c.id NOT LIKE 'local-%'
        ORDER BY ${LAST_TOUCHED},
          abs(julianday(substr(coalesce(c.first_date, ?), 1, 10)) - julianday(?))`,
-      nearFrom,
-      nearUntil,
+      near.from,
+      near.until,
       window.from,
       `${window.until}T99`,
       day,

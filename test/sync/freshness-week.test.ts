@@ -14,6 +14,7 @@ import { courseWindow } from '../../sync/pull/collections/courses';
 import { historyWindows } from '../../sync/pull/collections/hours';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
+import { nearWindow } from '../../sync/pull/plan';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -245,11 +246,12 @@ function expectRotationsWithinBounds(replica: Replica, now: number, elapsed: num
       )
       .pluck()
       .get(scope, new Date(now - boundMs).toISOString()) as number;
-  const day = (offset: number) => new Date(now + offset * 24 * HOUR).toISOString().slice(0, 10);
+  // The near window as the sync takes it (the days of the machine's zone, as its course window).
+  const near = nearWindow({ ...DEFAULT_SYNC_OPTIONS, today: () => new Date(now) });
   expect(
     stale(
       'course',
-      `SELECT id FROM courses WHERE last_date >= '${day(-7)}' AND first_date < '${day(15)}'`,
+      `SELECT id FROM courses WHERE last_date >= '${near.from}' AND first_date < '${near.until}'`,
       INTERVAL,
     ),
     'near-window courses confirmed in this sync',
