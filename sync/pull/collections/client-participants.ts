@@ -9,6 +9,8 @@ import { replaceChildren } from './whole';
 
 /** Participants of the planned clients (they may belong to courses outside the window). */
 export async function pullClientParticipants(ctx: PullContext, clientIds: readonly string[]) {
+  // Confirmed as of before the first request: a change made while they were read may be missing.
+  const askedAt = ctx.options.now().toISOString();
   const { done: refreshed } = await pullParents(
     ctx,
     {
@@ -20,7 +22,7 @@ export async function pullClientParticipants(ctx: PullContext, clientIds: readon
     },
     clientIds,
   );
-  confirm(ctx.replica.sqlite, 'client', [...refreshed], ctx.options.now().toISOString());
+  confirm(ctx.replica.sqlite, 'client', [...refreshed], askedAt);
   ctx.writer.transaction(() =>
     ctx.replica.sqlite
       .prepare('DELETE FROM client_participants WHERE client_id NOT IN (SELECT id FROM clients)')

@@ -172,6 +172,9 @@ export async function pullCourseChildren(
       },
       ids,
     );
+  // What came is the service as of before it was asked: a change made while the lists were read
+  // may be missing, so the confirmation must not claim the time after them.
+  const askedAt = ctx.options.now().toISOString();
   const participants = await children('participations', refreshParticipations);
   const fields = await children('customfields', refreshCustomfields);
   // A list the account may not read has nothing to wait for; with neither read, nothing came.
@@ -181,7 +184,7 @@ export async function pullCourseChildren(
       ctx.replica.sqlite,
       'course',
       ids.filter((id) => came(participants, id) && came(fields, id)),
-      ctx.options.now().toISOString(),
+      askedAt,
     );
 }
 

@@ -173,6 +173,8 @@ async function applyWindows(
   progressBase: number,
   collection = 'helferstunden',
 ): Promise<{ records: number; serverDate: Date | null }> {
+  // Each window is confirmed as of before any was asked for (they are read ahead, in parallel).
+  const askedAt = ctx.options.now().toISOString();
   const answers = prefetched(windows, WINDOWS_AHEAD, ctx.signal, (window, signal) =>
     collectPages(fetchHours(ctx, window, false, signal)).then((answer) => ({ window, answer })),
   );
@@ -190,7 +192,7 @@ async function applyWindows(
       if (!scan.startedEmpty) seen(answer);
       saveScanProgress(ctx, scan);
     });
-    confirm(ctx.replica.sqlite, 'hours_window', [window.von], ctx.options.now().toISOString());
+    confirm(ctx.replica.sqlite, 'hours_window', [window.von], askedAt);
   }
   return { records, serverDate };
 }

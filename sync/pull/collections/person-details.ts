@@ -9,6 +9,8 @@ import { pullParents } from '../parents';
 import { replaceChildren } from './whole';
 
 export async function pullPersonDetails(ctx: PullContext, people: readonly string[]) {
+  // Confirmed as of before the first request: a change made while they were read may be missing.
+  const askedAt = ctx.options.now().toISOString();
   const { done: refreshed } = await pullParents(
     ctx,
     {
@@ -20,7 +22,7 @@ export async function pullPersonDetails(ctx: PullContext, people: readonly strin
     },
     people,
   );
-  confirm(ctx.replica.sqlite, 'person', [...refreshed], ctx.options.now().toISOString());
+  confirm(ctx.replica.sqlite, 'person', [...refreshed], askedAt);
   const result = ctx.results.get('person_details');
   const remaining = remainingInRotation(ctx, 'person');
   if (result && remaining) result.remaining = remaining;

@@ -165,6 +165,8 @@ function embedsTrainings(user: ServiceResource): boolean {
  * and replaced (which finds deleted trainings), and the person confirmed.
  */
 export async function pullEndpointTrainings(ctx: PullContext, people: readonly string[]) {
+  // Confirmed as of before the first request: a change made while they were read may be missing.
+  const askedAt = ctx.options.now().toISOString();
   const { done: refreshed } = await pullParents(
     ctx,
     {
@@ -176,7 +178,7 @@ export async function pullEndpointTrainings(ctx: PullContext, people: readonly s
     },
     people,
   );
-  confirm(ctx.replica.sqlite, 'trainings', [...refreshed], ctx.options.now().toISOString());
+  confirm(ctx.replica.sqlite, 'trainings', [...refreshed], askedAt);
   const result = ctx.results.get('ausbildungen');
   const remaining = remainingInRotation(ctx, 'trainings');
   if (result && remaining) result.remaining = remaining;
