@@ -1,5 +1,6 @@
 // The differential tester's short seeded form, in every `npm test`: a few hundred steps over both
 // profiles, paging on and off, clocks moved minutes to weeks. The long form is `npm run test:diff`.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { firstDivergenceReport, summaryLine } from './report';
@@ -63,5 +64,16 @@ describe('differential tester (short form)', () => {
     const result = await runDiff({ seed, steps: 0, replay: steps });
     expect(result.syncs).toBe(2);
     expect(firstDivergenceReport(seed, result)).toEqual([]);
+  }, 240_000);
+
+  it('a participation changed while the trainer’s sync reads its course is not confirmed as of after the change (the tester’s find: seed 1, step 407)', async () => {
+    // The shortened sequence the tester wrote (`npm run test:diff -- --seed 1 --steps 500`): the
+    // course's lists were read, the participation changed, then the course was confirmed.
+    const steps = JSON.parse(
+      readFileSync(new URL('./sequences/confirmed-during-read.json', import.meta.url), 'utf8'),
+    ) as Step[];
+    const result = await runDiff({ seed: 1, steps: 0, replay: steps });
+    expect(result.syncs).toBeGreaterThan(20);
+    expect(firstDivergenceReport(1, result)).toEqual([]);
   }, 240_000);
 });
