@@ -42,9 +42,9 @@ export const TABLE_TYPE: Record<string, string> = {
 interface TableRule {
   /**
    * Bound of a change (hours) when the parent is not confirmed after it; 0: the next sync.
-   * `vouched`: whether a parent or list vouches for this record.
+   * `vouch`: the parent or list that vouches for this record, if any.
    */
-  change: (bounds: FreshnessBounds, stamped: boolean, vouched: boolean) => number;
+  change: (bounds: FreshnessBounds, stamped: boolean, vouch: Vouch | undefined) => number;
   /** Bound of a deletion (hours): a record the replica holds that the service no longer has. */
   deletion: (bounds: FreshnessBounds) => number;
   /** What vouches for a replica row the service no longer shows: its parent, or its list. */
@@ -103,7 +103,7 @@ const RULES: Record<string, TableRule> = {
   // entries that name them (the history windows' cycle). The replica keeps every type it saw,
   // but offers (`aktiv`) only those the settings list.
   helferstunden_typen: {
-    change: (b, _stamped, vouched) => (vouched ? b.reference : b.deletions),
+    change: (b, _stamped, vouch) => (vouch ? b.reference : b.deletions),
     deletion: (b) => b.reference,
     vouchOf: () => ({ scope: 'reference', id: 'helferstunden_einstellungen' }),
     keepsExtras: (row) => row.aktiv !== 1,
@@ -114,8 +114,13 @@ const RULES: Record<string, TableRule> = {
   // Every course list includes the types its courses name; the rest come on the rotation.
   course_types: reference('course_types'),
   // Favourites on the rotation, the others with the participations that name them (vouched by
-  // that course); kept while anything points at them.
-  uvts: { ...reference('uvts'), keepsExtras: true },
+  // that course, so as fresh as its participants: a renamed UVT no favourite comes with the
+  // course's next read); kept while anything points at them.
+  uvts: {
+    ...reference('uvts'),
+    change: (b, _stamped, vouch) => (vouch?.scope === 'course' ? b.courses : b.reference),
+    keepsExtras: true,
+  },
   companies: { ...perCourse, keepsExtras: true },
   // Every course list includes its courses' locations; those of courses gone stay.
   addresses: { ...whole, keepsExtras: true },
@@ -226,7 +231,7 @@ export function compareReplica(input: CompareInput): CompareResult {
       result.compared += 1;
       const row = rows.get(record.id);
       const stamped = changes.of(record.key)?.touched ?? true;
-      const bound = rule.change(bounds, stamped, record.vouch !== undefined);
+      const bound = rule.change(bounds, stamped, record.vouch);
       if (!row) {
         decide({ table, id: record.id, kind: 'missing' }, judge(record.key, record.vouch, bound));
         continue;

@@ -76,4 +76,15 @@ describe('differential tester (short form)', () => {
     expect(result.syncs).toBeGreaterThan(20);
     expect(firstDivergenceReport(1, result)).toEqual([]);
   }, 240_000);
+
+  it('a UVT renamed on the service that is no favourite may wait for the next read of a course that names it, not the reference rotation (the tester’s find: seed 1, steady, step 1540)', async () => {
+    // The shortened sequence of `npm run test:diff -- --seed 1 --steps 2000 --schedule steady`:
+    // the office holds UVT 11 only through a participation; /uvts (favourites) never lists it.
+    const steps = JSON.parse(
+      readFileSync(new URL('./sequences/uvt-renamed-not-favourite.json', import.meta.url), 'utf8'),
+    ) as Step[];
+    const result = await runDiff({ seed: 1, steps: 0, replay: steps });
+    expect(result.syncs).toBe(22);
+    expect(firstDivergenceReport(1, result)).toEqual([]);
+  }, 240_000);
 });
