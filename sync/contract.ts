@@ -43,16 +43,23 @@ const page = {
 export const PERSON_STATUSES = ['aktiv', 'eingeschraenkt', 'extern', 'gesperrt'] as const;
 
 export const queries = {
-  /** The personnel list: search by name prefix (first or last name), filter by status and qualification. */
+  /**
+   * The personnel list: a search anywhere in names, member number, e-mail and phone numbers
+   * (ignoring case and diacritics; every word must match), filters by status, group and
+   * qualification, sorted by name, member number, status or place.
+   */
   'personnel.list': z.object({
     search: z.string().max(100).optional(),
     status: z.array(z.enum(PERSON_STATUSES)).optional(),
+    group: z.string().max(200).optional(),
     qualification: z.string().max(100).optional(),
-    sort: z.enum(['name', 'ort', 'status']).default('name'),
+    sort: z.enum(['name', 'mitgliednr', 'status', 'ort']).default('name'),
     ...page,
   }),
   'personnel.get': z.object({ id }),
   'personnel.countByStatus': z.object({}),
+  /** The groups and qualifications people have, with how many have each. */
+  'personnel.facets': z.object({}),
   /** Courses in a date range; by default all in the replica. `trainerId: 'self'` means the signed-in user. */
   'courses.list': z.object({
     from: isoDate.optional(),
@@ -284,9 +291,16 @@ export interface HoursSummary {
 }
 
 export interface QueryResults {
-  'personnel.list': Paged<PersonListItem>;
+  'personnel.list': Paged<PersonListItem> & {
+    /** People per status (`''`: none) with the search, group and qualification applied. */
+    statusCounts: Record<string, number>;
+  };
   'personnel.get': PersonDetail | null;
   'personnel.countByStatus': Record<string, number>;
+  'personnel.facets': {
+    groups: { name: string; people: number }[];
+    qualifications: { name: string; people: number }[];
+  };
   'courses.list': Paged<CourseListItem>;
   'courses.days': Paged<CourseDayItem> & {
     /** The first row on or after `anchor` (total when none is; 0 without an anchor). */

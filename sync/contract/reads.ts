@@ -16,6 +16,7 @@ export const CALL_READS = {
     'users',
   ],
   'personnel.countByStatus': ['users'],
+  'personnel.facets': ['qualifikationen', 'users'],
   'courses.list': [
     'addresses',
     'clients',

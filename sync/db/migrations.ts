@@ -12,6 +12,7 @@ import m003 from './migrations/003-outbox';
 import m004 from './migrations/004-freshness';
 import m005 from './migrations/005-export-and-feed';
 import m006 from './migrations/006-sync-log';
+import m007 from './migrations/007-personnel-search';
 
 export const MIGRATIONS: readonly string[] = [
   m001, // the replica of every collection the service returns
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly string[] = [
   m004, // freshness (DESIGN rule 15)
   m005, // export (.ics SEQUENCE) and the private calendar feed (issue 13)
   m006, // the sync's own log apart from replica_meta (issue 20)
+  m007, // the personnel workspace's search (trigrams) and groups (issue 22)
 ];

@@ -29,6 +29,10 @@ export interface UsersTable extends RecordColumns {
   mitgliednr: string | null;
   ort: string | null;
   organisation_id: string | null;
+  /** What a search finds the person by (see sync/resources/user.ts, searchTextOf). */
+  search_text: string;
+  /** The person's groups (`gruppen_namen`) as a JSON array; null when none. */
+  gruppen: string | null;
   details_watermark: string | null;
   /** 1 when the user resource came without embedded trainings: they are fetched per person. */
   trainings_from_endpoint: number;

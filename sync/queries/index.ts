@@ -14,7 +14,7 @@ import {
   referenceData,
   search,
 } from './misc';
-import { countByStatus, getPerson, listPersonnel } from './personnel';
+import { countByStatus, getPerson, listPersonnel, personnelFacets } from './personnel';
 import { currentAreaStatus, listQuarantine, syncStatus } from './status';
 
 type Handlers = {
@@ -34,6 +34,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'personnel.list': (args) => listPersonnel(db, args),
     'personnel.get': (args) => getPerson(db, sqlite, args.id),
     'personnel.countByStatus': () => countByStatus(db),
+    'personnel.facets': () => personnelFacets(db),
     'courses.list': (args) => listCourses(db, args, selfId()),
     'courses.days': (args) => listCourseDays(db, args, selfId()),
     'courses.get': (args) => getCourse(db, sqlite, args.id),

@@ -1,27 +1,21 @@
 import type { Sqlite } from '../db/sqlite';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { searchKey } from '../resources';
-import { asBool, currentAttributes, prefixRange } from './record';
+import { foldForSearch } from '../db/search-fold';
+import { asBool, containsText, currentAttributes } from './record';
 
-export async function listPersonnel(
-  db: Kysely<Database>,
-  args: ParsedQueryArgs<'personnel.list'>,
-): Promise<QueryResults['personnel.list']> {
+/** The people a search, a group and a qualification select (every status). */
+function selectPeople(db: Kysely<Database>, args: PersonnelFilter) {
   let query = db.selectFrom('users');
-  if (args.search?.trim()) {
-    const [low, high] = prefixRange(searchKey(args.search));
-    // Last or first name starting with the text: two index range scans.
-    query = query.where((eb) =>
-      eb.or([
-        eb.and([eb('sort_name', '>=', low), eb('sort_name', '<', high)]),
-        eb.and([eb('first_name_key', '>=', low), eb('first_name_key', '<', high)]),
-      ]),
+  for (const condition of searchConditions(args.search)) query = query.where(condition);
+  if (args.group) {
+    const group = args.group;
+    query = query.where(
+      sql<boolean>`EXISTS (SELECT 1 FROM json_each(users.gruppen) WHERE value = ${group})`,
     );
   }
-  if (args.status?.length) query = query.where('status', 'in', args.status);
   if (args.qualification) {
     const qualification = args.qualification;
     query = query.where('id', 'in', (eb) =>
@@ -31,18 +25,72 @@ export async function listPersonnel(
         .where((q) => q.or([q('name_kurz', '=', qualification), q('name', '=', qualification)])),
     );
   }
-  const total = Number(
-    (await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-  );
-  const order =
-    args.sort === 'ort'
-      ? (['ort', 'sort_name'] as const)
-      : args.sort === 'status'
-        ? (['status', 'sort_name'] as const)
-        : (['sort_name'] as const);
+  return query;
+}
+
+type PersonnelFilter = Pick<
+  ParsedQueryArgs<'personnel.list'>,
+  'search' | 'group' | 'qualification'
+>;
+
+/**
+ * A search as conditions on users, one per word: a word of three or more characters through the
+ * trigram index (users_search: anywhere in a word, ignoring case and diacritics), a shorter one
+ * by comparing the folded text (trigrams need three characters).
+ */
+function searchConditions(search: string | undefined): RawBuilder<boolean>[] {
+  const words = foldForSearch(search ?? '')
+    .split(/\s+/)
+    .filter(Boolean);
+  const long = words.filter((word) => [...word].length >= 3);
+  const conditions = words
+    .filter((word) => [...word].length < 3)
+    .map((word) => containsText('users.search_text', word));
+  if (long.length) {
+    // Each word a phrase of its own (quotes doubled), all of them required.
+    const match = long.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ');
+    conditions.push(
+      sql<boolean>`users.rowid IN (SELECT rowid FROM users_search WHERE users_search MATCH ${match})`,
+    );
+  }
+  return conditions;
+}
+
+const ORDER = {
+  name: ['sort_name'],
+  mitgliednr: ['member_order', 'mitgliednr', 'sort_name'],
+  status: ['status', 'sort_name'],
+  ort: ['ort', 'sort_name'],
+} as const;
+
+export async function listPersonnel(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'personnel.list'>,
+): Promise<QueryResults['personnel.list']> {
+  const matching = selectPeople(db, args);
+  // Counts beside each status: the other filters applied, the status filter not.
+  const byStatus = await matching
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  const statusCounts = Object.fromEntries(byStatus.map((r) => [r.status ?? '', Number(r.n)]));
+  const chosen = args.status?.length ? new Set<string>(args.status) : null;
+  const total = byStatus
+    .filter((r) => !chosen || (r.status !== null && chosen.has(r.status)))
+    .reduce((sum, r) => sum + Number(r.n), 0);
+  const query = chosen ? matching.where('status', 'in', [...chosen]) : matching;
   // The page's ids first, then their columns and qualifications: the correlated subquery runs
-  // for the 50 people shown, not for every match before sorting.
-  let page = query.select('id');
+  // for the people shown, not for every match before sorting. People without a member number
+  // come last when sorted by it.
+  const order = ORDER[args.sort];
+  let page = query.select([
+    'id',
+    'sort_name',
+    'status',
+    'ort',
+    'mitgliednr',
+    sql<number>`users.mitgliednr IS NULL`.as('member_order'),
+  ]);
   for (const column of order) page = page.orderBy(column);
   page = page.orderBy('id').limit(args.limit).offset(args.offset);
   let rows = db
@@ -54,10 +102,10 @@ export async function listPersonnel(
       'users.local_state as localState',
       'vorname',
       'nachname',
-      'status',
+      'users.status',
       'email',
-      'ort',
-      'mitgliednr',
+      'users.ort',
+      'users.mitgliednr',
       // In the service's order, with the unit separator between.
       sql<
         string | null
@@ -65,15 +113,43 @@ export async function listPersonnel(
         'qualis',
       ),
     ]);
-  for (const column of order) rows = rows.orderBy(`users.${column}`);
+  for (const column of order) rows = rows.orderBy(`page.${column}`);
   const people = await rows.orderBy('users.id').execute();
   return {
     total,
+    statusCounts,
     items: people.map(({ qualis, ...person }) => ({
       ...person,
       qualifikationen: qualis ? qualis.split('\u001f') : [],
     })),
   };
+}
+
+/** The groups and qualifications people have, with how many have each (the list's filters). */
+export async function personnelFacets(
+  db: Kysely<Database>,
+): Promise<QueryResults['personnel.facets']> {
+  const [groups, qualifications] = await Promise.all([
+    db
+      .selectFrom(sql<{ value: string }>`users, json_each(users.gruppen)`.as('g'))
+      .select(['g.value as name', (eb) => eb.fn.countAll<number>().as('people')])
+      .groupBy('g.value')
+      .orderBy('g.value')
+      .execute(),
+    db
+      .selectFrom('qualifikationen')
+      .select([
+        sql<string>`coalesce(name_kurz, name)`.as('name'),
+        (eb) => eb.fn.count<number>('user_id').distinct().as('people'),
+      ])
+      .where(sql<boolean>`coalesce(name_kurz, name) IS NOT NULL`)
+      .groupBy(sql`coalesce(name_kurz, name)`)
+      .orderBy('name')
+      .execute(),
+  ]);
+  const counted = (rows: { name: string; people: number }[]) =>
+    rows.map((r) => ({ name: r.name, people: Number(r.people) }));
+  return { groups: counted(groups), qualifications: counted(qualifications) };
 }
 
 async function qualificationsOf(

@@ -4,6 +4,7 @@ import type { QualifikationenTable, UsersTable } from '../db/schema';
 import {
   attributesOf,
   column,
+  type Attributes,
   number,
   rowOf,
   searchKey,
@@ -25,7 +26,28 @@ const row = rowOf<
   mitgliednr: column.text('mitgliednr'),
   ort: column.text('ort'),
   organisation_id: column.related('organisation'),
+  search_text: searchTextOf,
+  gruppen: (a) => {
+    const groups = Array.isArray(a.gruppen_namen) ? a.gruppen_namen.map(text).filter(Boolean) : [];
+    return groups.length ? JSON.stringify(groups) : null;
+  },
 });
+
+/** The attributes a search finds a person by besides the names, and the phone numbers among them. */
+const SEARCHED = ['mitgliednr', 'email', 'telpriv', 'teldienst', 'handy'] as const;
+const PHONES = ['telpriv', 'teldienst', 'handy'] as const;
+
+/**
+ * The haystack of the personnel search (users_search, trigrams ignoring case and diacritics):
+ * the names, member number, e-mail and phone numbers, the numbers also as digits only so that
+ * "0171123" finds "0171 / 123". Migration 7 fills the people held before it alike.
+ */
+export function searchTextOf(a: Attributes): string {
+  const values = [text(a.vorname), text(a.nachname), ...SEARCHED.map((name) => text(a[name]))];
+  const digits = PHONES.map((name) => text(a[name])?.replace(/[^0-9]/g, ''));
+  // ß as ss, as the search folds it (the trigrams' own folding keeps ß).
+  return [...values, ...digits].filter(Boolean).join(' ').replace(/ß/g, 'ss');
+}
 
 /** The qualifications embedded in a user resource, one row each. */
 export function qualifikationRows(user: ServiceResource): QualifikationenTable[] {

@@ -34,9 +34,10 @@ function samples(): Record<ReadCallName, unknown> {
   );
   const client = one('SELECT client_id FROM client_participants LIMIT 1');
   return {
-    'personnel.list': { search: 'a', status: ['aktiv'], qualification: 'x' },
+    'personnel.list': { search: 'a muel', status: ['aktiv'], group: 'g', qualification: 'x' },
     'personnel.get': { id: person },
     'personnel.countByStatus': {},
+    'personnel.facets': {},
     'courses.list': { search: 'a', trainerId: 'self', status: ['ready'] },
     'courses.days': { search: 'a', trainerId: 'self', anchor: '2026-01-01' },
     'courses.get': { id: course },
