@@ -142,3 +142,86 @@ export async function sendCommand<N extends CommandName>(
     return { ok: false, error: core, fields: refused };
   }
 }
+
+/** A read that answers a page of a long list: its items, how many there are, and what else. */
+type PagedCallName = {
+  [N in ReadCallName]: CallResults[N] extends { items: unknown[]; total: number } ? N : never;
+}[ReadCallName];
+type ItemOf<N extends PagedCallName> = CallResults[N] extends { items: (infer T)[] } ? T : never;
+
+export interface WindowedState<N extends PagedCallName> {
+  /** The item at an index, once its block came (undefined: a placeholder row). */
+  itemAt(index: number): ItemOf<N> | undefined;
+  /** The last answer's list-wide fields (total, counts); undefined before the first. */
+  head: CallResults[N] | undefined;
+  error: CoreError | null;
+}
+
+const BLOCK = 200;
+
+/**
+ * A long list read in blocks of 200 around what is in view (the 10,000th person without reading
+ * the 9,999 before): `wanted` is the index range the list shows. New arguments, or a change of a
+ * table the read reads, read the blocks in view again; the old rows stay until the first new
+ * block came, so the list never flashes empty.
+ */
+export function useWindowedQuery<N extends PagedCallName>(
+  name: N,
+  args: Omit<CallArgs<N>, 'limit' | 'offset'>,
+  wanted: { from: number; to: number },
+): WindowedState<N> {
+  const bridge = useApp((store) => store.bridge);
+  const tablesVersion = useTablesVersion(CALL_READS[name]);
+  const key = `${JSON.stringify(args)}|${tablesVersion}`;
+  const [shown, setShown] = useState<{
+    key: string;
+    blocks: ReadonlyMap<number, ItemOf<N>[]>;
+    head: CallResults[N] | undefined;
+    error: CoreError | null;
+  }>({ key: '', blocks: new Map(), head: undefined, error: null });
+  const asked = useRef(new Set<string>());
+  const current = useRef(key);
+  current.current = key;
+  const firstBlock = Math.floor(Math.max(0, wanted.from) / BLOCK);
+  const lastBlock = Math.max(firstBlock, Math.floor(Math.max(0, wanted.to) / BLOCK));
+
+  useEffect(() => {
+    if (!bridge) return;
+    // Before the first answer for these arguments only the first block in view (its answer says
+    // how many there are), then the others in view that the list has.
+    const total = (shown.head as { total: number } | undefined)?.total ?? 0;
+    const last =
+      shown.key === key ? Math.min(lastBlock, Math.floor((total - 1) / BLOCK)) : firstBlock;
+    for (let block = firstBlock; block <= last; block += 1) {
+      const ask = `${key}#${block}`;
+      if (asked.current.has(ask) || (shown.key === key && shown.blocks.has(block))) continue;
+      asked.current.add(ask);
+      const pageArgs = { ...args, limit: BLOCK, offset: block * BLOCK } as unknown as CallArgs<N>;
+      bridge.call(name, pageArgs).then(
+        (answer) => {
+          asked.current.delete(ask);
+          if (current.current !== key) return;
+          const items = (answer as unknown as { items: ItemOf<N>[] }).items;
+          setShown((previous) => {
+            const blocks = new Map(previous.key === key ? previous.blocks : []);
+            blocks.set(block, items);
+            return { key, blocks, head: answer, error: null };
+          });
+        },
+        (error: unknown) => {
+          asked.current.delete(ask);
+          if (current.current === key)
+            setShown((previous) => ({ ...previous, error: asCoreError(error) }));
+        },
+      );
+    }
+    // `args` is in `key`; `shown` changes with every block that comes (which may ask the next).
+  }, [bridge, name, key, firstBlock, lastBlock, shown]);
+
+  const { blocks, head, error } = shown;
+  const itemAt = useCallback(
+    (index: number) => blocks.get(Math.floor(index / BLOCK))?.[index % BLOCK],
+    [blocks],
+  );
+  return { itemAt, head, error };
+}

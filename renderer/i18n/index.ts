@@ -8,11 +8,25 @@ import de from './de.json';
 import en from './en.json';
 import hoursDe from './hours.de.json';
 import hoursEn from './hours.en.json';
+import personnelDe from './personnel.de.json';
+import personnelEn from './personnel.en.json';
 import syncCentreDe from './syncCentre.de.json';
 import syncCentreEn from './syncCentre.en.json';
 
-const german = { ...de, courses: coursesDe, hours: hoursDe, syncCentre: syncCentreDe };
-const english = { ...en, courses: coursesEn, hours: hoursEn, syncCentre: syncCentreEn };
+const german = {
+  ...de,
+  courses: coursesDe,
+  hours: hoursDe,
+  personnel: personnelDe,
+  syncCentre: syncCentreDe,
+};
+const english = {
+  ...en,
+  courses: coursesEn,
+  hours: hoursEn,
+  personnel: personnelEn,
+  syncCentre: syncCentreEn,
+};
 
 export const LANGUAGES = ['de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -7,40 +7,15 @@ import { DemoServiceSwitch } from '../components/DemoServiceSwitch';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
-import { formatNumber } from '../format';
-import { useSync } from '../stores';
 import { dialogOpen } from '../keyboard';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { HoursWorkspace } from './hours/HoursWorkspace';
+import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
 import { Settings } from './Settings';
 import { SyncCentre } from './sync-centre/SyncCentre';
 
 export const WORKSPACES = ['courses', 'hours', 'personnel', 'syncCenter', 'settings'] as const;
 export type Workspace = (typeof WORKSPACES)[number];
-
-/** The office's workspace (a later issue): what the replica holds already, counted. */
-function PersonnelPlaceholder() {
-  const { t, i18n } = useTranslation();
-  const status = useSync((store) => store.status);
-  const workspace = 'personnel';
-  const count = status ? status.counts.user : undefined;
-  return (
-    <section className="placeholder" aria-labelledby="workspace-title">
-      <h1 id="workspace-title">{t(`nav.${workspace}`)}</h1>
-      <div className="coming">
-        <h2>{t('workspace.comingTitle')}</h2>
-        <p>{t(`workspace.${workspace}`)}</p>
-        {count !== undefined ? (
-          <p className="muted" data-testid="workspace-count">
-            {count > 0
-              ? t('workspace.available', { n: formatNumber(count, i18n.language) })
-              : t('workspace.availableNone')}
-          </p>
-        ) : null}
-      </div>
-    </section>
-  );
-}
 
 export function Shell({ state }: { state: AppState }) {
   const { t } = useTranslation();
@@ -123,7 +98,7 @@ export function Shell({ state }: { state: AppState }) {
         ) : workspace === 'settings' ? (
           <Settings state={state} />
         ) : (
-          <PersonnelPlaceholder />
+          <PersonnelWorkspace />
         )}
       </main>
       <SignOutDialog open={signOut} onClose={() => setSignOut(false)} />

@@ -143,7 +143,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
     expect(seen.lastIndexOf('idle')).toBeGreaterThan(seen.indexOf('syncing'));
 
     // With counts: nothing pending, a last sync in words, the replica's records: the course
-    // dates in the courses workspace (the first), the people in the personnel placeholder (Alt+3).
+    // dates in the courses workspace (the first), the people in the personnel workspace (Alt+3).
     expect(await pendingOf(page)).toBe(0);
     await expect.poll(() => page.getByTestId('sync-pending').textContent()).toBe('0 ausstehend');
     await expect
@@ -159,7 +159,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
       .poll(
         async () =>
           Number(
-            (await page.getByTestId('workspace-count').textContent())
+            (await page.getByTestId('people-total').textContent())
               ?.match(/\d[\d.]*/)?.[0]
               ?.replace(/\./g, '') ?? 0,
           ),

@@ -2,26 +2,20 @@
 // the participants (the work at the venue) and the custom fields. Opening it asks the core for
 // a refresh when online and says how fresh the data is ("Stand: vor 2 Minuten"); a failed
 // refresh is said quietly, the course stays usable from the replica.
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/ExportButton';
-import { isLocalId, type CoreError, type CourseDetail as Course } from '../../contract';
+import { type CourseDetail as Course } from '../../contract';
 import { useQuery } from '../../data';
 import { errorText } from '../../errors';
 import { absoluteTime, formatDay, formatTime, relativeTime, useNow } from '../../format';
-import { asCoreError, useApp, useSync } from '../../stores';
+import { useRefresh, type Refresh } from '../../refresh';
+import { useSync } from '../../stores';
 import { NotSent, StatusBadge } from './bits';
 import { mapUrl } from './logic';
 import { useCoursesUi } from './state';
 import { CustomFields } from './CustomFields';
 import { Participants } from './Participants';
-
-type Refresh =
-  | { phase: 'idle' }
-  | { phase: 'running' }
-  | { phase: 'done'; confirmedAt: string | null; gone: boolean }
-  | { phase: 'failed'; error: CoreError }
-  | { phase: 'skipped'; why: 'offline' | 'local' };
 
 export function CourseDetail(props: {
   courseId: string;
@@ -39,7 +33,7 @@ export function CourseDetail(props: {
   const participations = useQuery('participations.list', { courseId, includeCancelled: true });
   const { reload: reloadCourse } = course;
   const { reload: reloadParticipations } = participations;
-  const refresh = useRefresh(courseId, () => {
+  const refresh = useRefresh('course', courseId, () => {
     reloadCourse();
     reloadParticipations();
   });
@@ -126,51 +120,6 @@ export function CourseDetail(props: {
       )}
     </article>
   );
-}
-
-/** Asks the core for the course's participants and fields now, once per opening, when online. */
-function useRefresh(courseId: string, onRefreshed: () => void): Refresh {
-  const bridge = useApp((store) => store.bridge);
-  const phase = useSync((store) => store.scheduler?.phase);
-  const online = phase !== undefined && phase !== 'offline';
-  const [state, setState] = useState<Refresh>({ phase: 'idle' });
-  const asked = useRef<string | null>(null);
-  const refreshed = useRef(onRefreshed);
-  refreshed.current = onRefreshed;
-  // Mounted, not "this effect still current": the effect below asks once per course, so an answer
-  // must land even when the effect ran again meanwhile (StrictMode runs every effect twice).
-  const mounted = useRef(false);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-  useEffect(() => {
-    if (!bridge) return;
-    if (isLocalId(courseId) || !/^\d+$/.test(courseId)) {
-      setState({ phase: 'skipped', why: 'local' });
-      return;
-    }
-    if (!online) {
-      if (asked.current !== courseId) setState({ phase: 'skipped', why: 'offline' });
-      return;
-    }
-    if (asked.current === courseId) return;
-    asked.current = courseId;
-    setState({ phase: 'running' });
-    bridge.call('sync.refresh', { kind: 'course', id: courseId }).then(
-      (result) => {
-        if (!mounted.current) return;
-        setState({ phase: 'done', confirmedAt: result.confirmedAt, gone: result.gone });
-        // The participants and fields as the service has them now, with the new "as of".
-        refreshed.current();
-      },
-      (error: unknown) =>
-        mounted.current && setState({ phase: 'failed', error: asCoreError(error) }),
-    );
-  }, [bridge, courseId, online]);
-  return state;
 }
 
 /** "Stand: vor 2 Minuten", "Wird aktualisiert …", "Offline – Stand …". */

@@ -1,15 +1,7 @@
 // The trainer's courses: the filter bar, the list of course dates and the open course beside it
 // (two panes on a wide window) or instead of it (one pane, with a way back). Shortcuts: "/" or
 // Ctrl+F the search, Escape or Alt+Left back from the course to the list.
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type RefObject,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateTimeFields';
 import { ExportButton } from '../../components/ExportButton';
@@ -18,6 +10,7 @@ import { datePattern, ISO_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
 import { dialogOpen, isTyping } from '../../keyboard';
 import { formatDate, serviceDay } from '../../format';
+import { useFill } from '../../layout';
 import { useApp, useSync, useTablesVersion } from '../../stores';
 import { CourseDetail } from './CourseDetail';
 import { CourseList, type CourseListHandle } from './CourseList';
@@ -29,33 +22,6 @@ import './courses.css';
 const TWO_PANES_FROM = 980;
 const DAYS_BACK = 14;
 const DEFAULT_MONTHS_AHEAD = 3;
-
-/** Keeps the element as tall as the window leaves below its top, and says how wide it is. */
-function useFill(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const fit = () => {
-      const top = element.getBoundingClientRect().top + window.scrollY;
-      element.style.height = `${Math.max(320, window.innerHeight - top - 16)}px`;
-      setWidth(element.clientWidth);
-    };
-    fit();
-    // What sits above may change height (the top bar wraps while syncing, a banner comes).
-    const observer = new ResizeObserver(fit);
-    observer.observe(document.documentElement);
-    observer.observe(element);
-    const topbar = document.querySelector('.topbar');
-    if (topbar) observer.observe(topbar);
-    window.addEventListener('resize', fit);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', fit);
-    };
-  }, [ref]);
-  return width;
-}
 
 export function CoursesWorkspace() {
   const { t, i18n } = useTranslation();

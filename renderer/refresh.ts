@@ -1,0 +1,65 @@
+// The on-demand refresh a detail pane asks for when it opens (a course, a person), and its state
+// for the pane's "Stand: …".
+import { useEffect, useRef, useState } from 'react';
+import { commands, isLocalId, type CoreError } from './contract';
+import { asCoreError, useApp, useSync } from './stores';
+
+export type Refresh =
+  | { phase: 'idle' }
+  | { phase: 'running' }
+  | { phase: 'done'; confirmedAt: string | null; gone: boolean }
+  | { phase: 'failed'; error: CoreError }
+  | { phase: 'skipped'; why: 'offline' | 'local' };
+
+/**
+ * Asks the core for a course's participants and fields, or a person's checks and honours, now:
+ * once per opening, when online (sync.refresh); not for a record made here and not yet sent.
+ */
+export function useRefresh(
+  kind: 'course' | 'person',
+  id: string,
+  onRefreshed: () => void,
+): Refresh {
+  const bridge = useApp((store) => store.bridge);
+  const phase = useSync((store) => store.scheduler?.phase);
+  const online = phase !== undefined && phase !== 'offline';
+  const [state, setState] = useState<Refresh>({ phase: 'idle' });
+  const asked = useRef<string | null>(null);
+  const refreshed = useRef(onRefreshed);
+  refreshed.current = onRefreshed;
+  // Mounted, not "this effect still current": the effect below asks once per item, so an answer
+  // must land even when the effect ran again meanwhile (StrictMode runs every effect twice).
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (!bridge) return;
+    // A record made here has no service id yet: the contract's own rule for one says so.
+    if (isLocalId(id) || !commands['sync.refresh'].safeParse({ kind, id }).success) {
+      setState({ phase: 'skipped', why: 'local' });
+      return;
+    }
+    if (!online) {
+      if (asked.current !== id) setState({ phase: 'skipped', why: 'offline' });
+      return;
+    }
+    if (asked.current === id) return;
+    asked.current = id;
+    setState({ phase: 'running' });
+    bridge.call('sync.refresh', { kind, id }).then(
+      (result) => {
+        if (!mounted.current) return;
+        setState({ phase: 'done', confirmedAt: result.confirmedAt, gone: result.gone });
+        // What the service has now, with the new "as of".
+        refreshed.current();
+      },
+      (error: unknown) =>
+        mounted.current && setState({ phase: 'failed', error: asCoreError(error) }),
+    );
+  }, [bridge, kind, id, online]);
+  return state;
+}

@@ -1,0 +1,284 @@
+// The office's personnel workspace (issue 22) in Debian's Chromium against browser mode on the
+// sandbox, at 1366×860 and 1024×700, in German and English: a person found by part of the name
+// without its umlaut, by keyboard; the status filter with its counts; the person beside the list
+// with an expired and an expiring training and an overdue check (made for the test relative to
+// today); the end of the list by End; the search and filter kept across workspaces. axe-core
+// on each view. Screenshots: test-artifacts/e2e/personnel-*.png.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { formatBerlinDate } from '../../sandbox/data/time';
+import type { RunningSandbox } from '../../sandbox/server';
+import {
+  accessibilityViolations,
+  adminRequest,
+  ARTIFACTS,
+  buildRenderer,
+  chromiumPresent,
+  collectPageErrors,
+  LAPTOP,
+  launchChromium,
+  noDemo,
+  phaseOf,
+  recordFailure,
+  shot,
+  SMALL_LAPTOP,
+  startTrainerSandbox,
+} from './support';
+
+const haveChromium = chromiumPresent('office personnel e2e');
+
+/** A day `days` from today (YYYY-MM-DD, Berlin). */
+const fromToday = (days: number) => formatBerlinDate(Date.now() + days * 86_400_000);
+
+describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium', () => {
+  let sandbox: RunningSandbox;
+  let rendererDir: string;
+  let userData: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let app: BrowserMode;
+  const pageErrors: string[] = [];
+  let signedIn = false;
+  let personId = '';
+
+  const rows = () => page.getByTestId('person-row');
+  const detail = () => page.getByTestId('person-detail');
+  const language = (code: 'de' | 'en') =>
+    page.locator('.topbar .language-switch select').selectOption(code);
+  const axe = async (screen: string) =>
+    expect(await accessibilityViolations(page), screen).toEqual([]);
+  const total = async () =>
+    Number(((await page.getByTestId('people-total').textContent()) ?? '').replace(/\D/g, '') || -1);
+
+  /** A person with an umlaut, blocked, with trainings and a check around today. */
+  const makePerson = async () => {
+    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const response = await fetch(`${sandbox.baseUrl}/personal`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${officeUser.accessToken}`,
+        'content-type': 'application/vnd.api+json',
+      },
+      body: JSON.stringify({
+        data: {
+          type: 'user',
+          attributes: {
+            vorname: 'Jürgen',
+            nachname: 'Zyxmüller',
+            mitgliednr: 'ZQ-4711',
+            handy: '0171 555 98 76',
+            email: 'j.zyxmueller@example.org',
+            status: 'gesperrt',
+            gruppen_namen: ['Bereitschaft', 'Sanitätsdienst'],
+          },
+        },
+      }),
+    });
+    expect(response.status).toBe(201);
+    const id = ((await response.json()) as { data: { id: string } }).data.id;
+    await adminRequest(sandbox, 'PATCH', `/records/user/${id}`, {
+      attributes: {
+        ausbildungen: [
+          {
+            id: '990001',
+            bezeichnung: 'Sanitätshelfer',
+            datum: fromToday(-900),
+            gueltig_bis: fromToday(-30),
+          },
+          {
+            id: '990002',
+            bezeichnung: 'Erste Hilfe',
+            datum: fromToday(-700),
+            gueltig_bis: fromToday(40),
+          },
+          {
+            id: '990003',
+            bezeichnung: 'Funk',
+            datum: fromToday(-100),
+            gueltig_bis: fromToday(800),
+          },
+        ],
+      },
+    });
+    await adminRequest(sandbox, 'POST', `/personal/${id}/ueberpruefungen`, {
+      attributes: {
+        bezeichnung: 'G26.3',
+        letzte_pruefung: fromToday(-1100),
+        naechste_pruefung: fromToday(-5),
+      },
+    });
+    return id;
+  };
+
+  beforeAll(async () => {
+    const renderer = await buildRenderer();
+    rendererDir = renderer.dir;
+    sandbox = await startTrainerSandbox();
+    personId = await makePerson();
+    userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-personnel-'));
+    app = await startBrowserMode({
+      userDataDir: userData,
+      rendererDir,
+      demo: noDemo,
+      openExternal: async (url) => {
+        const authorize = new URL(url);
+        authorize.searchParams.set('login_hint', 'office');
+        await (await fetch(authorize, { redirect: 'follow' })).text();
+      },
+    });
+    browser = await launchChromium();
+    for (const name of readdirSync(ARTIFACTS))
+      if (name.startsWith('personnel-')) rmSync(join(ARTIFACTS, name));
+    context = await browser.newContext({ viewport: LAPTOP });
+    page = await context.newPage();
+    collectPageErrors(page, pageErrors);
+    return renderer.remove;
+  }, 120_000);
+
+  afterEach(async (test) => {
+    if (test.task.result?.state === 'fail')
+      await recordFailure(page, 'personnel-', test.task.name, pageErrors);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await sandbox?.close();
+    if (userData) rmSync(userData, { recursive: true, force: true });
+  }, 60_000);
+
+  it('signs in as the office and syncs', async () => {
+    await page.goto(app.url);
+    const form = page.locator('form.account-form');
+    await form.waitFor();
+    await form.getByLabel('Adresse der Schnittstelle').fill(sandbox.baseUrl);
+    await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
+    await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
+    await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
+    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
+    await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
+    signedIn = true;
+  }, 180_000);
+
+  it('finds a person by part of the name without its umlaut, by keyboard, and shows them beside the list', async (test) => {
+    if (!signedIn) test.skip();
+    await page.keyboard.press('Alt+3');
+    // Alt+3 lands in the search: typing at once searches.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('people-search');
+    const everyone = await (async () => {
+      await expect.poll(total).toBeGreaterThan(10);
+      return total();
+    })();
+    await page.keyboard.type('zyxmuller');
+    await expect.poll(total).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement).dataset.personId))
+      .toBe(personId);
+    await page.keyboard.press('Enter');
+    await detail().waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('person-title');
+    expect(await page.locator('#person-title').textContent()).toBe('Jürgen Zyxmüller');
+    expect(await detail().locator('[data-status="gesperrt"]').textContent()).toBe('Gesperrt');
+    const expiries = await page
+      .getByTestId('person-training')
+      .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.expiry));
+    expect(expiries.sort()).toEqual(['', 'expired', 'soon']);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('person-check')
+          .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.expiry)),
+      )
+      .toEqual(['expired']);
+    await expect.poll(() => page.getByTestId('person-as-of').textContent()).toMatch(/Stand: jetzt/);
+    await shot(page, 'personnel-found-1366x860-de', false);
+    await axe('person, de');
+
+    // A member number by a part, and the phone number as digits.
+    await page.keyboard.press('/');
+    await page.keyboard.type('4711');
+    await expect.poll(() => rows().first().getAttribute('data-person-id')).toBe(personId);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5559876');
+    await expect.poll(total).toBe(1);
+
+    // The status filter: its counts with the search applied; several at once.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await expect.poll(total).toBe(everyone);
+    const blocked = Number(
+      (await page.getByTestId('status-gesperrt').locator('.count').textContent())?.replace(
+        /\D/g,
+        '',
+      ),
+    );
+    expect(blocked).toBeGreaterThanOrEqual(1);
+    await page.getByTestId('status-gesperrt').click();
+    await expect.poll(total).toBe(blocked);
+    expect(
+      await rows().evaluateAll((found) =>
+        found.every(
+          (row) => row.querySelector('[data-status]')?.getAttribute('data-status') === 'gesperrt',
+        ),
+      ),
+    ).toBe(true);
+    await page.getByTestId('status-gesperrt').click();
+    await expect.poll(total).toBe(everyone);
+  }, 120_000);
+
+  it('reaches the end of the list by keyboard, and keeps search and filter across workspaces', async (test) => {
+    if (!signedIn) test.skip();
+    await page.locator('#people-search').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    const last = (await total()) - 1;
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement).dataset.rowIndex))
+      .toBe(String(last));
+    await page.getByTestId('people-sort').selectOption('mitgliednr');
+    await page.locator('#people-search').fill('zyx');
+    await expect.poll(total).toBe(1);
+    await page.keyboard.press('Alt+1');
+    await page.getByTestId('courses-workspace').waitFor();
+    await page.keyboard.press('Alt+3');
+    expect(await page.locator('#people-search').inputValue()).toBe('zyx');
+    expect(await page.getByTestId('people-sort').inputValue()).toBe('mitgliednr');
+    await expect.poll(total).toBe(1);
+    await expect.poll(() => detail().isVisible()).toBe(true);
+  }, 60_000);
+
+  it('reads well at 1024×700 and in English, light and dark', async (test) => {
+    if (!signedIn) test.skip();
+    await page.locator('#people-search').fill('');
+    await page.setViewportSize(SMALL_LAPTOP);
+    // One pane: the person instead of the list, with a way back.
+    await expect.poll(() => page.getByTestId('people-list').isVisible()).toBe(false);
+    await shot(page, 'personnel-person-1024x700-de', false);
+    await axe('person 1024, de');
+    await page.getByRole('button', { name: '← Zur Liste' }).click();
+    await expect.poll(() => page.getByTestId('people-list').isVisible()).toBe(true);
+    await expect.poll(() => rows().count()).toBeGreaterThan(5);
+    await shot(page, 'personnel-list-1024x700-de', false);
+    await axe('list 1024, de');
+    await language('en');
+    await expect.poll(() => page.getByTestId('people-total').textContent()).toMatch(/people/);
+    await shot(page, 'personnel-list-1024x700-en', false);
+    await axe('list 1024, en');
+    await page.setViewportSize(LAPTOP);
+    await rows().first().click();
+    await detail().waitFor();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'personnel-person-1366x860-en-dark', false);
+    await axe('person, en, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await language('de');
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
