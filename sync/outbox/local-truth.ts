@@ -3,7 +3,7 @@
 // never kept apart, so whatever happens to an operation (sent, coalesced, edited, discarded) the
 // row follows by calling refreshRecord.
 import type { Sqlite } from '../db/sqlite';
-import { qualifikationRows, type ServiceResource } from '../resources';
+import { applyQualificationEdits, qualifikationRows, type ServiceResource } from '../resources';
 import { prepared } from '../db/statements';
 import { upsertRow, upsertRows, type RowValues } from '../db/upsert';
 import { writableType } from './records';
@@ -74,32 +74,6 @@ export function foldChanges(ops: readonly OutboxRow[]): LocalChanges | null {
     changes.qualifikationen.push(...effect.qualifikationen);
   }
   return changes;
-}
-
-/** The base's qualifications with the edits applied: a null second value removes, else sets. */
-export function applyQualificationEdits(
-  list: unknown,
-  edits: readonly Record<string, unknown>[],
-): Record<string, unknown>[] {
-  let result = Array.isArray(list) ? (list as Record<string, unknown>[]).slice() : [];
-  for (const edit of edits) {
-    const key = edit.position !== undefined ? 'position' : 'zentralliste_id';
-    const second = ['rang', 'name_kurz', 'zentralliste_rang', 'zentralliste_name_kurz'].find(
-      (name) => edit[name] !== undefined,
-    );
-    const sameList = (q: Record<string, unknown>) => String(q[key]) === String(edit[key]);
-    if (second && edit[second] === null) {
-      result = result.filter((q) => !sameList(q));
-      continue;
-    }
-    const existing = result.findIndex(sameList);
-    const updated = { ...(existing >= 0 ? result[existing] : {}), ...edit };
-    if (second === 'name_kurz' || second === 'zentralliste_name_kurz')
-      updated.name_kurz = edit[second];
-    if (existing >= 0) result[existing] = updated;
-    else result.push(updated);
-  }
-  return result;
 }
 
 export function mergedResource(

@@ -4,6 +4,7 @@ import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { foldForSearch } from '../db/search-fold';
+import { applyQualificationEdits } from '../resources';
 import { asBool, containsText, currentAttributes } from './record';
 
 /** The people a search, a group and a qualification select (every status). */
@@ -230,12 +231,32 @@ export async function getPerson(
   };
   return {
     ...item,
-    attributes: currentAttributes(person),
+    attributes: withLocalQualifications(currentAttributes(person), person),
     organisation: organisation?.name ?? null,
     ausbildungen,
     ueberpruefungen: checks.map((c) => ({ ...c, bestanden: asBool(c.bestanden) })),
     ehrungen: honours,
     confirmedAt: confirmedAt(sqlite, 'person', id, 'personal'),
+  };
+}
+
+/**
+ * The qualifications as the person has them here: the service's list with the local edits
+ * applied (a pending change holds edits by pair, not a list: see sync/outbox/local-truth.ts).
+ */
+function withLocalQualifications(
+  attributes: Record<string, unknown>,
+  person: { base: string; pending: string | null },
+): Record<string, unknown> {
+  const edits = person.pending
+    ? (JSON.parse(person.pending) as { qualifikationen?: Record<string, unknown>[] })
+        .qualifikationen
+    : undefined;
+  if (!edits?.length) return attributes;
+  const base = JSON.parse(person.base) as { attributes?: Record<string, unknown> };
+  return {
+    ...attributes,
+    qualifikationen: applyQualificationEdits(base.attributes?.qualifikationen, edits),
   };
 }
 

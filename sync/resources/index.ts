@@ -52,7 +52,7 @@ export {
   user,
   uvt,
 };
-export { embeddedAusbildungen, qualifikationRows } from './user';
+export { applyQualificationEdits, embeddedAusbildungen, qualifikationRows } from './user';
 export * from './columns';
 export type * from './resource';
 

@@ -89,6 +89,32 @@ export function embeddedAusbildungen(user: ServiceResource): ServiceResource[] {
     });
 }
 
+/** The base's qualifications with the edits applied: a null second value removes, else sets. */
+export function applyQualificationEdits(
+  list: unknown,
+  edits: readonly Record<string, unknown>[],
+): Record<string, unknown>[] {
+  let result = Array.isArray(list) ? (list as Record<string, unknown>[]).slice() : [];
+  for (const edit of edits) {
+    const key = edit.position !== undefined ? 'position' : 'zentralliste_id';
+    const second = ['rang', 'name_kurz', 'zentralliste_rang', 'zentralliste_name_kurz'].find(
+      (name) => edit[name] !== undefined,
+    );
+    const sameList = (q: Record<string, unknown>) => String(q[key]) === String(edit[key]);
+    if (second && edit[second] === null) {
+      result = result.filter((q) => !sameList(q));
+      continue;
+    }
+    const existing = result.findIndex(sameList);
+    const updated = { ...(existing >= 0 ? result[existing] : {}), ...edit };
+    if (second === 'name_kurz' || second === 'zentralliste_name_kurz')
+      updated.name_kurz = edit[second];
+    if (existing >= 0) result[existing] = updated;
+    else result.push(updated);
+  }
+  return result;
+}
+
 /** A person's name as the replica has it (its local truth). */
 export function personName(read: ReplicaReader, id: unknown): string | null {
   if (typeof id !== 'string') return null;

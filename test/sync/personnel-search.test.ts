@@ -123,6 +123,26 @@ describe('personnel search', () => {
   });
 });
 
+describe('a person changed offline', () => {
+  it('shows a qualification added by its pair at once, and removed by the pair with null', async () => {
+    const qualifications = async () =>
+      ((await people.query('personnel.get', { id: made.juergen! }))!.attributes.qualifikationen ??
+        []) as Record<string, unknown>[];
+    await write(world, 'user.update', {
+      id: made.juergen,
+      attributes: { qualifikationen: [{ position: 7, rang: 2, erwerb_datum: '2024-05-01' }] },
+    });
+    expect(await qualifications()).toContainEqual(
+      expect.objectContaining({ position: 7, rang: 2, erwerb_datum: '2024-05-01' }),
+    );
+    await write(world, 'user.update', {
+      id: made.juergen,
+      attributes: { qualifikationen: [{ position: 7, rang: null }] },
+    });
+    expect((await qualifications()).some((q) => String(q.position) === '7')).toBe(false);
+  });
+});
+
 describe('migration 7', () => {
   it('fills in the search and the groups of people a replica held before it', async () => {
     const file = tempFile('v6.sqlite');

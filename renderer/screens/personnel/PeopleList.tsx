@@ -69,8 +69,11 @@ export function PeopleList({
     if (total === 0) return;
     const bounded = Math.max(0, Math.min(total - 1, next));
     setActive(bounded);
-    focusPending.current = true;
     virtualizer.scrollToIndex(bounded, { align: 'auto' });
+    // A row in view takes the focus now; one still to be drawn once it is (the effect above).
+    const row = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${bounded}"]`);
+    if (row) row.focus({ preventScroll: true });
+    else focusPending.current = true;
   };
 
   useImperativeHandle(handle, () => ({ focus: () => move(index) }));
@@ -160,6 +163,7 @@ export function PeopleList({
                 </span>
                 <span className="person-meta muted">
                   {[person.ort, person.qualifikationen.join(', ')].filter(Boolean).join(' · ') ||
+                    person.email ||
                     t('personnel.list.noMeta')}
                 </span>
               </div>

@@ -208,10 +208,11 @@ function Qualifications({ person }: { person: Person }) {
                     {textOf(q.name) ?? textOf(q.name_kurz) ?? textOf(q.zentralliste_name_kurz)}
                   </td>
                   <td>
-                    {textOf(q.position) ??
-                      (textOf(q.zentralliste_id)
-                        ? t('personnel.detail.centralList', { id: textOf(q.zentralliste_id) })
-                        : textOf(q.liste))}
+                    {textOf(q.zentralliste_id)
+                      ? t('personnel.detail.centralList', { id: textOf(q.zentralliste_id) })
+                      : [textOf(q.liste), textOf(q.position) && `(${textOf(q.position)})`]
+                          .filter(Boolean)
+                          .join(' ')}
                   </td>
                   <td>{textOf(q.rang) ?? textOf(q.zentralliste_rang) ?? textOf(q.name_kurz)}</td>
                   <td>{acquired ? formatDate(acquired, i18n.language) : ''}</td>
