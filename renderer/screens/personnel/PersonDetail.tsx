@@ -2,10 +2,11 @@
 // qualifications, trainings (expired and expiring within 3 months marked), checks (last and next
 // due) and honours. Opening a person asks the core for their checks and honours now when online
 // and says how fresh they are ("Stand: vor 2 Minuten").
-import { useEffect, type ReactNode, type RefObject } from 'react';
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PersonDetail as Person } from '../../contract';
-import { useQuery } from '../../data';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import type { CommandArgs, PersonDetail as Person } from '../../contract';
+import { sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
 import { formatDate, relativeTime, serviceDay, useNow } from '../../format';
 import { useRefresh, type Refresh } from '../../refresh';
@@ -13,6 +14,7 @@ import { useSync } from '../../stores';
 import { NotSent } from '../courses/bits';
 import { addMonths } from '../courses/state';
 import { PersonStatusBadge } from './bits';
+import { QualificationDialog, removalOf } from './QualificationDialog';
 
 /** A date the service gave, or null for none ("", "0000-00-00", not a date). */
 function day(value: unknown): string | null {
@@ -39,12 +41,14 @@ export function PersonDetail({
   onBack,
   wantFocus,
   onFocused,
+  onEdit,
 }: {
   id: string;
   headingRef: RefObject<HTMLHeadingElement | null>;
   onBack: (() => void) | null;
   wantFocus: boolean;
   onFocused(): void;
+  onEdit(person: Person): void;
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -85,6 +89,16 @@ export function PersonDetail({
           <PersonStatusBadge status={data.status} />
           <NotSent state={data.localState} />
         </span>
+        <button
+          type="button"
+          className="secondary person-edit"
+          data-testid="person-edit"
+          aria-keyshortcuts="E"
+          title={t('personnel.detail.editTitle')}
+          onClick={() => onEdit(data)}
+        >
+          {t('personnel.detail.edit')}
+        </button>
         <AsOf person={data} refresh={refresh} />
       </header>
       <PersonFacts person={data} />
@@ -175,8 +189,16 @@ function PersonFacts({ person }: { person: Person }) {
   );
 }
 
+/** A qualification's name as its row shows it. */
+const qualiName = (q: Record<string, unknown>) =>
+  textOf(q.name) ?? textOf(q.name_kurz) ?? textOf(q.zentralliste_name_kurz) ?? '';
+
 function Qualifications({ person }: { person: Person }) {
   const { t, i18n } = useTranslation();
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<Record<string, unknown> | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const list = Array.isArray(person.attributes.qualifikationen)
     ? (person.attributes.qualifikationen as Record<string, unknown>[]).filter(
         (q) => q && typeof q === 'object',
@@ -184,9 +206,44 @@ function Qualifications({ person }: { person: Person }) {
     : [];
   return (
     <section className="person-section" aria-labelledby="person-qualis">
-      <h3 id="person-qualis">
-        {t('personnel.detail.qualifications')} <span className="muted">({list.length})</span>
-      </h3>
+      <div className="section-head">
+        <h3 id="person-qualis">
+          {t('personnel.detail.qualifications')} <span className="muted">({list.length})</span>
+        </h3>
+        <button
+          type="button"
+          className="secondary"
+          data-testid="quali-add"
+          onClick={() => setAdding(true)}
+        >
+          {t('personnel.quali.add')}
+        </button>
+      </div>
+      <QualificationDialog personId={person.id} open={adding} onClose={() => setAdding(false)} />
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('personnel.quali.removeTitle')}
+        text={t('personnel.quali.removeText', { name: removing ? qualiName(removing) : '' })}
+        confirmLabel={t('personnel.quali.remove')}
+        destructive
+        busy={busy}
+        error={error}
+        data-testid="quali-remove-confirm"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const edit = removing ? removalOf(removing) : null;
+          if (!edit) return;
+          setBusy(true);
+          void sendCommand('user.update', {
+            id: person.id,
+            attributes: { qualifikationen: [edit] } as CommandArgs<'user.update'>['attributes'],
+          }).then((result) => {
+            setBusy(false);
+            if (result.ok) setRemoving(null);
+            else setError(errorText(result.error, i18n.language));
+          });
+        }}
+      />
       {list.length === 0 ? (
         <p className="muted">{t('personnel.detail.noQualifications')}</p>
       ) : (
@@ -197,6 +254,9 @@ function Qualifications({ person }: { person: Person }) {
               <th scope="col">{t('personnel.column.position')}</th>
               <th scope="col">{t('personnel.column.rank')}</th>
               <th scope="col">{t('personnel.column.acquired')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('personnel.column.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -216,6 +276,22 @@ function Qualifications({ person }: { person: Person }) {
                   </td>
                   <td>{textOf(q.rang) ?? textOf(q.zentralliste_rang) ?? textOf(q.name_kurz)}</td>
                   <td>{acquired ? formatDate(acquired, i18n.language) : ''}</td>
+                  <td className="row-actions">
+                    {removalOf(q) ? (
+                      <button
+                        type="button"
+                        className="quiet danger-text"
+                        data-testid="quali-remove"
+                        aria-label={t('personnel.quali.removeLabel', { name: qualiName(q) })}
+                        onClick={() => {
+                          setError(null);
+                          setRemoving(q);
+                        }}
+                      >
+                        {t('personnel.quali.remove')}
+                      </button>
+                    ) : null}
+                  </td>
                 </tr>
               );
             })}
@@ -229,8 +305,36 @@ function Qualifications({ person }: { person: Person }) {
 function Trainings({ person }: { person: Person }) {
   const { t, i18n } = useTranslation();
   const today = serviceDay();
+  const [deleting, setDeleting] = useState<Person['ausbildungen'][number] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   return (
     <section className="person-section" aria-labelledby="person-trainings">
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('personnel.training.deleteTitle')}
+        text={t('personnel.training.deleteText', {
+          name: deleting?.bezeichnung ?? '',
+          person: `${person.vorname} ${person.nachname}`,
+        })}
+        confirmLabel={t('personnel.training.delete')}
+        destructive
+        busy={busy}
+        error={error}
+        data-testid="training-delete-confirm"
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          setBusy(true);
+          void sendCommand('ausbildung.delete', { userId: person.id, id: deleting.id }).then(
+            (result) => {
+              setBusy(false);
+              if (result.ok) setDeleting(null);
+              else setError(errorText(result.error, i18n.language));
+            },
+          );
+        }}
+      />
       <h3 id="person-trainings">
         {t('personnel.detail.trainings')}{' '}
         <span className="muted">({person.ausbildungen.length})</span>
@@ -244,6 +348,9 @@ function Trainings({ person }: { person: Person }) {
               <th scope="col">{t('personnel.column.training')}</th>
               <th scope="col">{t('personnel.column.date')}</th>
               <th scope="col">{t('personnel.column.validUntil')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('personnel.column.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -264,6 +371,24 @@ function Trainings({ person }: { person: Person }) {
                         {t(`personnel.expiry.${state}`)}
                       </span>
                     ) : null}
+                  </td>
+                  <td className="row-actions">
+                    {training.localState === 'deleted' ? null : (
+                      <button
+                        type="button"
+                        className="quiet danger-text"
+                        data-testid="training-delete"
+                        aria-label={t('personnel.training.deleteLabel', {
+                          name: training.bezeichnung ?? '',
+                        })}
+                        onClick={() => {
+                          setError(null);
+                          setDeleting(training);
+                        }}
+                      >
+                        {t('personnel.training.delete')}
+                      </button>
+                    )}
                   </td>
                 </tr>
               );

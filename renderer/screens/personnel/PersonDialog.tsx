@@ -43,6 +43,11 @@ export function PersonDialog({
   );
 }
 
+function withoutNumber<T extends { mitgliednr?: string }>(attributes: T): T {
+  const { mitgliednr: _number, ...rest } = attributes;
+  return rest as T;
+}
+
 /** The person of the replica with exactly this member number, other than `exceptId`. */
 function useHolderOf(mitgliednr: string, exceptId: string | null) {
   const number = mitgliednr.trim();
@@ -111,9 +116,8 @@ function PersonForm({
           : await sendCommand('user.upsert', {
               identifierName: 'mitgliednr',
               identifierValue: draft.mitgliednr.trim(),
-              attributes: holder
-                ? changedAttributes(draftOf({ mitgliednr: draft.mitgliednr }), draft)
-                : filledAttributes(draft),
+              // The number is the path's: the fields filled in go to whoever has it.
+              attributes: withoutNumber(filledAttributes(draft)),
             });
     setBusy(false);
     if (result.ok) {

@@ -2,7 +2,8 @@
 // member number, e-mail, phone; anywhere in a word, without umlauts), filtered by status (counts
 // beside each), group and qualification, sorted by name, member number or status; the person
 // beside the list (two panes on a wide window) or instead of it (one pane, with a way back).
-// Shortcuts: "/" or Ctrl+F the search, Down from the search into the list, Escape or Alt+Left back.
+// Shortcuts: "/" or Ctrl+F the search, Down from the search into the list, Escape or Alt+Left back,
+// N a new person, E changes the open one.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PERSON_STATUSES, type PersonListItem } from '../../contract';
@@ -14,6 +15,7 @@ import { useFill } from '../../layout';
 import { useSync } from '../../stores';
 import { PeopleList, type PeopleListHandle } from './PeopleList';
 import { PersonDetail } from './PersonDetail';
+import { PersonDialog, type PersonDialogRequest } from './PersonDialog';
 import { usePersonnelUi, type PersonnelSort, type PersonStatus } from './state';
 import './personnel.css';
 
@@ -57,6 +59,7 @@ export function PersonnelWorkspace() {
   const total = people.head?.total ?? 0;
   const counts = people.head?.statusCounts ?? {};
 
+  const [dialog, setDialog] = useState<PersonDialogRequest | null>(null);
   const [focusDetail, setFocusDetail] = useState(false);
   const detailFocused = useCallback(() => setFocusDetail(false), []);
   const openPerson = (person: PersonListItem, byKeyboard: boolean) => {
@@ -81,6 +84,16 @@ export function PersonnelWorkspace() {
         event.preventDefault();
         search.current?.focus();
         search.current?.select();
+        return;
+      }
+      const plainKey = !typing && !event.ctrlKey && !event.altKey && !event.metaKey;
+      if (plainKey && (event.key === 'n' || event.key === 'N')) {
+        event.preventDefault();
+        setDialog({ mode: 'create' });
+        return;
+      }
+      if (plainKey && (event.key === 'e' || event.key === 'E')) {
+        document.querySelector<HTMLButtonElement>('[data-testid="person-edit"]')?.click();
         return;
       }
       const inDetail =
@@ -129,6 +142,25 @@ export function PersonnelWorkspace() {
             {people.head
               ? t('personnel.list.count', { count: total, n: formatNumber(total, language) })
               : ''}
+          </span>
+          <span className="people-actions">
+            <button
+              type="button"
+              data-testid="person-new"
+              aria-keyshortcuts="N"
+              title={t('personnel.actions.newTitle')}
+              onClick={() => setDialog({ mode: 'create' })}
+            >
+              {t('personnel.actions.new')}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              data-testid="person-by-number"
+              onClick={() => setDialog({ mode: 'identifier' })}
+            >
+              {t('personnel.actions.byNumber')}
+            </button>
           </span>
         </div>
         <form
@@ -273,6 +305,9 @@ export function PersonnelWorkspace() {
             onBack={wide ? null : back}
             wantFocus={focusDetail}
             onFocused={detailFocused}
+            onEdit={(person) =>
+              setDialog({ mode: 'edit', id: person.id, attributes: person.attributes })
+            }
           />
         </div>
       ) : wide ? (
@@ -280,6 +315,14 @@ export function PersonnelWorkspace() {
           <p className="muted">{t('personnel.detail.none')}</p>
         </div>
       ) : null}
+      <PersonDialog
+        request={dialog}
+        onClose={() => setDialog(null)}
+        onSaved={(id) => {
+          setOpen(id);
+          setFocusDetail(true);
+        }}
+      />
     </section>
   );
 }
