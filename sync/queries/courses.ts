@@ -10,7 +10,7 @@ import type {
   QueryResults,
 } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, byKey, containsText, currentAttributes } from './record';
+import { asBool, byKey, containsText, currentAttributes, type RowOf } from './record';
 
 function courseListQuery(db: Kysely<Database>) {
   return db
@@ -217,9 +217,7 @@ function customfieldRows(db: Kysely<Database>) {
     .where('local_state', 'is distinct from', 'deleted');
 }
 
-type CustomfieldRow = Awaited<
-  ReturnType<ReturnType<typeof customfieldRows>['executeTakeFirstOrThrow']>
->;
+type CustomfieldRow = RowOf<typeof customfieldRows>;
 type CustomfieldItem = CourseDetail['customfields'][number];
 
 const customfieldItem = (f: CustomfieldRow): CustomfieldItem => ({
@@ -273,9 +271,7 @@ function participationRows(db: Kysely<Database>) {
     ]);
 }
 
-type ParticipationRow = Awaited<
-  ReturnType<ReturnType<typeof participationRows>['executeTakeFirstOrThrow']>
->;
+type ParticipationRow = RowOf<typeof participationRows>;
 
 const participationItem = (
   sqlite: Sqlite,

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { HoursItem, ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import type { Sqlite } from '../db/sqlite';
-import { asBool, byKey, currentAttributes, prefixPattern } from './record';
+import { asBool, byKey, currentAttributes, prefixPattern, type RowOf } from './record';
 import { addDays, serviceWallClock } from '../contract/service-time';
 
 interface HoursFilter {
@@ -62,7 +62,7 @@ function hoursItems(db: Kysely<Database>) {
     ]);
 }
 
-type HoursRow = Awaited<ReturnType<ReturnType<typeof hoursItems>['executeTakeFirstOrThrow']>>;
+type HoursRow = RowOf<typeof hoursItems>;
 
 function hoursItem({ base, pending, ...row }: HoursRow): HoursItem {
   // What an edit form shows besides the columns: the local truth's remark and kilometres.
@@ -205,7 +205,7 @@ function occasionRows(db: Kysely<Database>) {
     .where('a.local_state', 'is distinct from', 'deleted');
 }
 
-type OccasionRow = Awaited<ReturnType<ReturnType<typeof occasionRows>['executeTakeFirstOrThrow']>>;
+type OccasionRow = RowOf<typeof occasionRows>;
 
 export async function listOccasions(
   db: Kysely<Database>,

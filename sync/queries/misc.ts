@@ -4,7 +4,14 @@ import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../resources';
 import type { Sqlite } from '../db/sqlite';
-import { byKey, containsText, currentAttributes, prefixPattern, prefixRange } from './record';
+import {
+  byKey,
+  containsText,
+  currentAttributes,
+  prefixPattern,
+  prefixRange,
+  type RowOf,
+} from './record';
 
 /** A calendars.list item's columns, of the calendars not deleted here. */
 function calendarRows(db: Kysely<Database>) {
@@ -14,7 +21,7 @@ function calendarRows(db: Kysely<Database>) {
     .where('local_state', 'is distinct from', 'deleted');
 }
 
-type CalendarRow = Awaited<ReturnType<ReturnType<typeof calendarRows>['executeTakeFirstOrThrow']>>;
+type CalendarRow = RowOf<typeof calendarRows>;
 type CalendarItem = QueryResults['calendars.list'][number];
 
 const calendarItem = (r: CalendarRow): CalendarItem => ({
@@ -59,9 +66,7 @@ function notificationRows(db: Kysely<Database>) {
     .where('local_state', 'is distinct from', 'deleted');
 }
 
-type NotificationRow = Awaited<
-  ReturnType<ReturnType<typeof notificationRows>['executeTakeFirstOrThrow']>
->;
+type NotificationRow = RowOf<typeof notificationRows>;
 type NotificationItem = QueryResults['notifications.list'][number];
 
 function notificationItem(r: NotificationRow): NotificationItem {

@@ -1,4 +1,10 @@
-import { sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
+import {
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type InferResult,
+  type RawBuilder,
+} from 'kysely';
 import { FOLD_FUNCTION, foldForSearch } from '../db/search-fold';
 import type { Sqlite } from '../db/sqlite';
 import { prepared } from '../db/statements';
@@ -37,6 +43,11 @@ export function prefixPattern(prefix: string): string {
 export function containsText(column: string, text: string): RawBuilder<boolean> {
   return sql<boolean>`instr(${sql.raw(FOLD_FUNCTION)}(${sql.ref(column)}), ${foldForSearch(text)}) > 0`;
 }
+
+/** A row of the query a function builds (the columns a screen's query and a write's answer share). */
+export type RowOf<Query extends (...args: never[]) => Compilable> = InferResult<
+  ReturnType<Query>
+>[number];
 
 /** Stands for the key while a keyed query is compiled. */
 const KEY = '\u0000key';
