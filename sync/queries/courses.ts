@@ -1,5 +1,6 @@
 import type { Sqlite } from '../db/sqlite';
 import { sql, type Kysely } from 'kysely';
+import { prepared } from '../db/statements';
 import { confirmedAt } from './freshness';
 import type {
   CourseDetail,
@@ -9,7 +10,7 @@ import type {
   QueryResults,
 } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, containsText, currentAttributes } from './record';
+import { asBool, byKey, containsText, currentAttributes, type RowOf } from './record';
 
 function courseListQuery(db: Kysely<Database>) {
   return db
@@ -142,37 +143,34 @@ export async function listCourseDays(
   };
 }
 
-export async function getCourse(
-  db: Kysely<Database>,
-  sqlite: Sqlite,
-  id: string,
-): Promise<CourseDetail | null> {
-  const course = await courseListQuery(db)
-    .select([
-      ...listColumns,
-      participantCount.as('participants'),
-      'c.base as base',
-      'c.pending as pending',
-      'c.client_id as clientId',
-      'a.base as locationBase',
-    ])
-    .where('c.id', '=', id)
-    .executeTakeFirst();
+/** A course as courses.get gives it: its queries kept per connection, as a write answers it. */
+export function getCourse(db: Kysely<Database>, sqlite: Sqlite, id: string): CourseDetail | null {
+  const course = byKey(sqlite, 'courses.get', (key) =>
+    courseListQuery(db)
+      .select([
+        ...listColumns,
+        participantCount.as('participants'),
+        'c.base as base',
+        'c.pending as pending',
+        'c.client_id as clientId',
+        'a.base as locationBase',
+      ])
+      .where('c.id', '=', key),
+  ).one(id);
   if (!course) return null;
-  const [dates, client, trainers, customfields] = await Promise.all([
+  const dates = byKey(sqlite, 'courses.dates', (key) =>
     db
       .selectFrom('course_dates')
       .select(['id', 'date_from as from', 'date_to as to'])
-      .where('course_id', '=', id)
-      .orderBy('date_from')
-      .execute(),
-    course.clientId
-      ? db
-          .selectFrom('clients')
-          .select(['id', 'name'])
-          .where('id', '=', course.clientId)
-          .executeTakeFirst()
-      : undefined,
+      .where('course_id', '=', key)
+      .orderBy('date_from'),
+  ).all(id);
+  const client = course.clientId
+    ? byKey(sqlite, 'courses.client', (key) =>
+        db.selectFrom('clients').select(['id', 'name']).where('id', '=', key),
+      ).one(course.clientId)
+    : undefined;
+  const trainers = byKey(sqlite, 'courses.trainers', (key) =>
     db
       .selectFrom('course_trainers as ct')
       .leftJoin('users as u', 'u.id', 'ct.user_id')
@@ -182,10 +180,8 @@ export async function getCourse(
           string | null
         >`CASE WHEN u.id IS NULL THEN NULL ELSE u.vorname || ' ' || u.nachname END`.as('name'),
       ])
-      .where('ct.course_id', '=', id)
-      .execute(),
-    courseCustomfields(db, { courseId: id }),
-  ]);
+      .where('ct.course_id', '=', key),
+  ).all(id);
   const item: Omit<CourseListItem, 'client'> = {
     id: course.id,
     localState: course.localState,
@@ -208,43 +204,54 @@ export async function getCourse(
       : null,
     client: client ?? null,
     trainers,
-    customfields,
+    customfields: courseCustomfields(sqlite, db, id),
     confirmedAt: confirmedAt(sqlite, 'course', id, 'courses'),
   };
 }
 
-/** A course's custom fields not deleted here, as courses.get gives them; `only`: the one with this id. */
-export async function courseCustomfields(
-  db: Kysely<Database>,
-  filter: { courseId: string } | { only: string },
-): Promise<CourseDetail['customfields']> {
-  const fields = await db
+/** A custom field's columns as courses.get gives them, of the fields not deleted here. */
+function customfieldRows(db: Kysely<Database>) {
+  return db
     .selectFrom('customfields')
     .select(['id', 'local_state', 'name', 'field_type', 'base', 'pending'])
-    .where(
-      'only' in filter ? 'id' : 'course_id',
-      '=',
-      'only' in filter ? filter.only : filter.courseId,
-    )
-    .where('local_state', 'is distinct from', 'deleted')
-    .orderBy('position')
-    .execute();
-  return fields.map((f) => ({
-    id: f.id,
-    localState: f.local_state,
-    name: f.name,
-    fieldType: f.field_type,
-    attributes: currentAttributes(f),
-  }));
+    .where('local_state', 'is distinct from', 'deleted');
 }
 
-/** A course's participations; `only`: the one with this id (what a write answers), whatever its course. */
-export async function listParticipations(
+type CustomfieldRow = RowOf<typeof customfieldRows>;
+type CustomfieldItem = CourseDetail['customfields'][number];
+
+const customfieldItem = (f: CustomfieldRow): CustomfieldItem => ({
+  id: f.id,
+  localState: f.local_state,
+  name: f.name,
+  fieldType: f.field_type,
+  attributes: currentAttributes(f),
+});
+
+/** A course's custom fields not deleted here, as courses.get gives them. */
+function courseCustomfields(sqlite: Sqlite, db: Kysely<Database>, courseId: string) {
+  return byKey(sqlite, 'courses.customfields', (key) =>
+    customfieldRows(db).where('course_id', '=', key).orderBy('position'),
+  )
+    .all(courseId)
+    .map(customfieldItem);
+}
+
+/** The custom field `id` as courses.get gives it (what a write answers); undefined when it shows none. */
+export function customfieldOf(
   db: Kysely<Database>,
   sqlite: Sqlite,
-  args: ParsedQueryArgs<'participations.list'> | { only: string; includeCancelled: true },
-): Promise<ParticipationItem[]> {
-  let query = db
+  id: string,
+): CustomfieldItem | undefined {
+  const row = byKey(sqlite, 'courses.customfield', (key) =>
+    customfieldRows(db).where('id', '=', key),
+  ).one(id);
+  return row && customfieldItem(row);
+}
+
+/** A participations.list item's columns (`participations p`, its company and accident insurer). */
+function participationRows(db: Kysely<Database>) {
+  return db
     .selectFrom('participations as p')
     .leftJoin('companies as co', 'co.id', 'p.company_id')
     .leftJoin('uvts as u', 'u.id', 'p.uvt_id')
@@ -261,21 +268,44 @@ export async function listParticipations(
       'p.uvt_id as uvtId',
       'p.base as base',
       'p.pending as pending',
-    ])
-    .where(
-      'only' in args ? 'p.id' : 'p.course_id',
-      '=',
-      'only' in args ? args.only : args.courseId,
-    );
+    ]);
+}
+
+type ParticipationRow = RowOf<typeof participationRows>;
+
+const participationItem = (
+  sqlite: Sqlite,
+  { base, pending, ...row }: ParticipationRow,
+): ParticipationItem => ({
+  ...row,
+  company: participantCompany(sqlite, row),
+  attended: asBool(row.attended),
+  attributes: currentAttributes({ base, pending }),
+});
+
+/** A course's participations. */
+export async function listParticipations(
+  db: Kysely<Database>,
+  sqlite: Sqlite,
+  args: ParsedQueryArgs<'participations.list'>,
+): Promise<ParticipationItem[]> {
+  let query = participationRows(db).where('p.course_id', '=', args.courseId);
   if (!args.includeCancelled)
     query = query.where(sql<boolean>`coalesce(p.status, '') <> 'cancelled'`);
   const rows = await query.orderBy('p.last_name').orderBy('p.first_name').orderBy('p.id').execute();
-  return rows.map(({ base, pending, ...row }) => ({
-    ...row,
-    company: participantCompany(sqlite, row),
-    attended: asBool(row.attended),
-    attributes: currentAttributes({ base, pending }),
-  }));
+  return rows.map((row) => participationItem(sqlite, row));
+}
+
+/** The participation `id` as participations.list gives it (what a write answers), whatever its course. */
+export function participationOf(
+  db: Kysely<Database>,
+  sqlite: Sqlite,
+  id: string,
+): ParticipationItem | undefined {
+  const row = byKey(sqlite, 'participations.item', (key) =>
+    participationRows(db).where('p.id', '=', key),
+  ).one(id);
+  return row && participationItem(sqlite, row);
 }
 
 /**
@@ -297,10 +327,10 @@ function queuedCompanyName(
   participationId: string,
   companyId: string,
 ): string | null {
-  const queued = sqlite
-    .prepare(
-      "SELECT args FROM outbox WHERE record_type = 'participation' AND record_id = ? AND state <> 'done' ORDER BY id DESC",
-    )
+  const queued = prepared(
+    sqlite,
+    "SELECT args FROM outbox WHERE record_type = 'participation' AND record_id = ? AND state <> 'done' ORDER BY id DESC",
+  )
     .pluck()
     .all(participationId) as string[];
   for (const text of queued) {

@@ -2,6 +2,7 @@
 // confirmed and the oldest confirmation; per record, the "as of" a detail screen shows.
 import type { Sqlite } from '../db/sqlite';
 import type { RotationFreshness } from '../contract';
+import { prepared } from '../db/statements';
 import { historyWindows } from '../pull/collections/hours';
 import { BOUND_OF, rotationItemsSql, type RotationScope } from '../pull/freshness';
 import { DEFAULT_SYNC_OPTIONS, type SyncProfile } from '../pull/options';
@@ -57,12 +58,11 @@ export function confirmedAt(
   id: string,
   recordCollection: string,
 ): string | null {
-  const row = sqlite
-    .prepare(
-      `SELECT (SELECT confirmed_at FROM confirmations WHERE scope = ? AND id = ?) AS parent,
+  const row = prepared(
+    sqlite,
+    `SELECT (SELECT confirmed_at FROM confirmations WHERE scope = ? AND id = ?) AS parent,
               (SELECT last_success_at FROM sync_state WHERE collection = ?) AS record`,
-    )
-    .get(scope, id, recordCollection) as { parent: string | null; record: string | null };
+  ).get(scope, id, recordCollection) as { parent: string | null; record: string | null };
   if (row.parent === null || row.record === null) return null;
   // The screen's "as of": the older of the two.
   return row.parent < row.record ? row.parent : row.record;

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { ParsedQueryArgs, QueryResults } from '../contract';
+import type { HoursItem, ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, currentAttributes, prefixPattern } from './record';
+import type { Sqlite } from '../db/sqlite';
+import { asBool, byKey, currentAttributes, prefixPattern, type RowOf } from './record';
 import { addDays, serviceWallClock } from '../contract/service-time';
 
 interface HoursFilter {
@@ -33,33 +34,13 @@ function hoursWhere(filter: HoursFilter) {
   return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
 }
 
-/** `only`: the entry with this id (what a write answers). */
-export async function listHours(
-  db: Kysely<Database>,
-  args: ParsedQueryArgs<'hours.list'>,
-  selfId: string | null,
-  only?: string,
-): Promise<QueryResults['hours.list']> {
-  const filter = {
-    ...args,
-    ...(only !== undefined ? { only } : {}),
-    userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
-    selfId,
-  };
-  const totals = await db
-    .selectFrom('helferstunden as h')
-    .where(hoursWhere(filter))
-    .select([
-      (eb) => eb.fn.countAll<number>().as('n'),
-      sql<number | null>`sum(h.stunden)`.as('stunden'),
-    ])
-    .executeTakeFirstOrThrow();
-  const rows = await db
+/** An hours.list item's columns: the entry, its person, occasion and type (`helferstunden h`). */
+function hoursItems(db: Kysely<Database>) {
+  return db
     .selectFrom('helferstunden as h')
     .leftJoin('users as u', 'u.id', 'h.user_id')
     .leftJoin('helferstunden_anlaesse as a', 'a.id', 'h.anlass_id')
     .leftJoin('helferstunden_typen as t', 't.id', 'h.typ_id')
-    .where(hoursWhere(filter))
     .select([
       'h.id as id',
       'h.local_state as localState',
@@ -78,7 +59,42 @@ export async function listHours(
       'h.typ_id as typId',
       'h.base as base',
       'h.pending as pending',
+    ]);
+}
+
+type HoursRow = RowOf<typeof hoursItems>;
+
+function hoursItem({ base, pending, ...row }: HoursRow): HoursItem {
+  // What an edit form shows besides the columns: the local truth's remark and kilometres.
+  const attributes = currentAttributes({ base, pending });
+  return {
+    ...row,
+    freigegeben: asBool(row.freigegeben),
+    bemerkung: typeof attributes.bemerkung === 'string' ? attributes.bemerkung : null,
+    anfahrtKm: typeof attributes.anfahrt_km === 'number' ? attributes.anfahrt_km : null,
+  };
+}
+
+export async function listHours(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.list'>,
+  selfId: string | null,
+): Promise<QueryResults['hours.list']> {
+  const filter = {
+    ...args,
+    userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
+    selfId,
+  };
+  const totals = await db
+    .selectFrom('helferstunden as h')
+    .where(hoursWhere(filter))
+    .select([
+      (eb) => eb.fn.countAll<number>().as('n'),
+      sql<number | null>`sum(h.stunden)`.as('stunden'),
     ])
+    .executeTakeFirstOrThrow();
+  const rows = await hoursItems(db)
+    .where(hoursWhere(filter))
     .orderBy(args.sort === 'stunden' ? 'h.stunden' : 'h.von', 'desc')
     .orderBy('h.id')
     .limit(args.limit)
@@ -87,17 +103,20 @@ export async function listHours(
   return {
     total: Number(totals.n),
     totalStunden: Number(totals.stunden ?? 0),
-    items: rows.map(({ base, pending, ...r }) => {
-      // What an edit form shows besides the columns: the local truth's remark and kilometres.
-      const attributes = currentAttributes({ base, pending });
-      return {
-        ...r,
-        freigegeben: asBool(r.freigegeben),
-        bemerkung: typeof attributes.bemerkung === 'string' ? attributes.bemerkung : null,
-        anfahrtKm: typeof attributes.anfahrt_km === 'number' ? attributes.anfahrt_km : null,
-      };
-    }),
+    items: rows.map(hoursItem),
   };
+}
+
+/** The entry `id` as hours.list gives it (what a write answers); undefined when it shows none. */
+export function hoursItemOf(
+  db: Kysely<Database>,
+  sqlite: Sqlite,
+  id: string,
+): HoursItem | undefined {
+  const row = byKey(sqlite, 'hours.item', (key) =>
+    hoursItems(db).where(hoursWhere({ only: key })),
+  ).one(id);
+  return row && hoursItem(row);
 }
 
 export async function hoursSummary(
@@ -170,13 +189,9 @@ function courseNumbersIn(beschreibung: string | null): string[] {
   return [...(beschreibung ?? '').matchAll(/\(([^()]+)\)/g)].map((match) => match[1]!.trim());
 }
 
-/** `only`: the occasion with this id (what a write answers). */
-export async function listOccasions(
-  db: Kysely<Database>,
-  args: ParsedQueryArgs<'hours.occasions'>,
-  only?: string,
-): Promise<QueryResults['hours.occasions']> {
-  let query = db
+/** An hours.occasions item's columns, of the occasions not deleted here (`helferstunden_anlaesse a`). */
+function occasionRows(db: Kysely<Database>) {
+  return db
     .selectFrom('helferstunden_anlaesse as a')
     .select([
       'a.id as id',
@@ -188,7 +203,15 @@ export async function listOccasions(
       'a.referenz_id as referenzId',
     ])
     .where('a.local_state', 'is distinct from', 'deleted');
-  if (only !== undefined) query = query.where('a.id', '=', only);
+}
+
+type OccasionRow = RowOf<typeof occasionRows>;
+
+export async function listOccasions(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.occasions'>,
+): Promise<QueryResults['hours.occasions']> {
+  let query = occasionRows(db);
   const search = args.search?.trim();
   if (search)
     query = query.where(
@@ -199,6 +222,26 @@ export async function listOccasions(
     .orderBy('a.id', 'desc')
     .limit(args.limit)
     .execute();
+  return occasionItems(db, rows);
+}
+
+/** The occasion `id` as hours.occasions gives it (what a write answers); undefined when it shows none. */
+export async function occasionOf(
+  db: Kysely<Database>,
+  sqlite: Sqlite,
+  id: string,
+): Promise<QueryResults['hours.occasions'][number] | undefined> {
+  const row = byKey(sqlite, 'hours.occasion', (key) =>
+    occasionRows(db).where('a.id', '=', key),
+  ).one(id);
+  return row && (await occasionItems(db, [row]))[0];
+}
+
+/** The occasions with the course each is about (see courseNumbersIn). */
+async function occasionItems(
+  db: Kysely<Database>,
+  rows: readonly OccasionRow[],
+): Promise<QueryResults['hours.occasions']> {
   const numbers = [
     ...new Set(
       rows.filter((r) => r.typ === 'kurs').flatMap((r) => courseNumbersIn(r.beschreibung)),

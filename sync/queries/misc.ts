@@ -3,36 +3,55 @@ import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../resources';
-import { containsText, currentAttributes, prefixPattern, prefixRange } from './record';
+import type { Sqlite } from '../db/sqlite';
+import {
+  byKey,
+  containsText,
+  currentAttributes,
+  prefixPattern,
+  prefixRange,
+  type RowOf,
+} from './record';
 
-/** `only`: the calendar with this id (what a write answers). */
-export async function listCalendars(
-  db: Kysely<Database>,
-  only?: string,
-): Promise<QueryResults['calendars.list']> {
-  let query = db
+/** A calendars.list item's columns, of the calendars not deleted here. */
+function calendarRows(db: Kysely<Database>) {
+  return db
     .selectFrom('kalender')
     .select(['id', 'local_state', 'name', 'farbe', 'typ', 'base', 'pending'])
     .where('local_state', 'is distinct from', 'deleted');
-  if (only !== undefined) query = query.where('id', '=', only);
-  const rows = await query.orderBy('name').execute();
-  return rows.map((r) => ({
-    id: r.id,
-    localState: r.local_state,
-    name: r.name,
-    farbe: r.farbe,
-    typ: r.typ,
-    icalUrl: (currentAttributes(r).ical_url as string | undefined) ?? null,
-  }));
 }
 
-/** `only`: the notification with this id (what a write answers). */
-export async function listNotifications(
+type CalendarRow = RowOf<typeof calendarRows>;
+type CalendarItem = QueryResults['calendars.list'][number];
+
+const calendarItem = (r: CalendarRow): CalendarItem => ({
+  id: r.id,
+  localState: r.local_state,
+  name: r.name,
+  farbe: r.farbe,
+  typ: r.typ,
+  icalUrl: (currentAttributes(r).ical_url as string | undefined) ?? null,
+});
+
+export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
+  return (await calendarRows(db).orderBy('name').execute()).map(calendarItem);
+}
+
+/** The calendar `id` as calendars.list gives it (what a write answers); undefined when it shows none. */
+export function calendarOf(
   db: Kysely<Database>,
-  args: ParsedQueryArgs<'notifications.list'>,
-  only?: string,
-): Promise<QueryResults['notifications.list']> {
-  let query = db
+  sqlite: Sqlite,
+  id: string,
+): CalendarItem | undefined {
+  const row = byKey(sqlite, 'calendars.item', (key) => calendarRows(db).where('id', '=', key)).one(
+    id,
+  );
+  return row && calendarItem(row);
+}
+
+/** A notifications.list item's columns, of the notifications not deleted here. */
+function notificationRows(db: Kysely<Database>) {
+  return db
     .selectFrom('benachrichtigungen')
     .select([
       'id',
@@ -45,21 +64,43 @@ export async function listNotifications(
       'pending',
     ])
     .where('local_state', 'is distinct from', 'deleted');
+}
+
+type NotificationRow = RowOf<typeof notificationRows>;
+type NotificationItem = QueryResults['notifications.list'][number];
+
+function notificationItem(r: NotificationRow): NotificationItem {
+  const attributes = currentAttributes(r);
+  return {
+    id: r.id,
+    localState: r.local_state,
+    titel: r.titel,
+    kategorie: r.kategorie,
+    gelesen: attributes.gelesen === true,
+    erstelltAm: r.erstellt_am,
+    text: typeof attributes.text === 'string' ? attributes.text : null,
+  };
+}
+
+export async function listNotifications(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'notifications.list'>,
+): Promise<QueryResults['notifications.list']> {
+  let query = notificationRows(db);
   if (args.unreadOnly) query = query.where('gelesen', '=', 0);
-  if (only !== undefined) query = query.where('id', '=', only);
-  const rows = await query.orderBy('erstellt_am', 'desc').execute();
-  return rows.map((r) => {
-    const attributes = currentAttributes(r);
-    return {
-      id: r.id,
-      localState: r.local_state,
-      titel: r.titel,
-      kategorie: r.kategorie,
-      gelesen: attributes.gelesen === true,
-      erstelltAm: r.erstellt_am,
-      text: typeof attributes.text === 'string' ? attributes.text : null,
-    };
-  });
+  return (await query.orderBy('erstellt_am', 'desc').execute()).map(notificationItem);
+}
+
+/** The notification `id` as notifications.list gives it (what a write answers); undefined when it shows none. */
+export function notificationOf(
+  db: Kysely<Database>,
+  sqlite: Sqlite,
+  id: string,
+): NotificationItem | undefined {
+  const row = byKey(sqlite, 'notifications.item', (key) =>
+    notificationRows(db).where('id', '=', key),
+  ).one(id);
+  return row && notificationItem(row);
 }
 
 export async function listHourTypes(

@@ -5,7 +5,7 @@ import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from
 import type { Database } from '../db/schema';
 import { foldForSearch } from '../db/search-fold';
 import { applyQualificationEdits } from '../resources';
-import { asBool, containsText, currentAttributes } from './record';
+import { asBool, byKey, containsText, currentAttributes } from './record';
 
 /** The people a search, a group and a qualification select (every status). */
 function selectPeople(db: Kysely<Database>, args: PersonnelFilter) {
@@ -153,71 +153,67 @@ export async function personnelFacets(
   return { groups: counted(groups), qualifications: counted(qualifications) };
 }
 
-async function qualificationsOf(
-  db: Kysely<Database>,
-  userIds: string[],
-): Promise<Map<string, string[]>> {
-  const byUser = new Map<string, string[]>();
-  if (!userIds.length) return byUser;
-  const rows = await db
-    .selectFrom('qualifikationen')
-    .select(['user_id', 'name_kurz', 'name'])
-    .where('user_id', 'in', userIds)
-    .orderBy('user_id')
-    .orderBy('idx')
-    .execute();
-  for (const row of rows) {
-    const label = row.name_kurz ?? row.name;
-    if (!label) continue;
-    byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), label]);
-  }
-  return byUser;
-}
-
-/** A person's trainings not deleted here, as personnel.get gives them; `only`: the one with this id. */
-export function trainingsOf(
-  db: Kysely<Database>,
-  filter: { userId: string } | { only: string },
-): Promise<PersonDetail['ausbildungen']> {
+/** A training's columns as personnel.get gives them, of the trainings not deleted here. */
+function trainingRows(db: Kysely<Database>) {
   return db
     .selectFrom('ausbildungen')
     .select(['id', 'local_state as localState', 'bezeichnung', 'datum', 'gueltig_bis'])
-    .where('local_state', 'is distinct from', 'deleted')
-    .where('only' in filter ? 'id' : 'user_id', '=', 'only' in filter ? filter.only : filter.userId)
-    .orderBy('datum', 'desc')
-    .execute();
+    .where('local_state', 'is distinct from', 'deleted');
 }
 
-export async function getPerson(
+type TrainingItem = PersonDetail['ausbildungen'][number];
+
+/** The training `id` as personnel.get gives it (what a write answers); undefined when it shows none. */
+export function trainingOf(
   db: Kysely<Database>,
   sqlite: Sqlite,
   id: string,
-): Promise<PersonDetail | null> {
-  const person = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+): TrainingItem | undefined {
+  return byKey(sqlite, 'personnel.training', (key) => trainingRows(db).where('id', '=', key)).one(
+    id,
+  );
+}
+
+/** A person as personnel.get gives it: its queries kept per connection, as a write answers it. */
+export function getPerson(db: Kysely<Database>, sqlite: Sqlite, id: string): PersonDetail | null {
+  const person = byKey(sqlite, 'personnel.person', (key) =>
+    db.selectFrom('users').selectAll().where('id', '=', key),
+  ).one(id);
   if (!person) return null;
-  const [qualis, organisation, ausbildungen, checks, honours] = await Promise.all([
-    qualificationsOf(db, [id]),
-    person.organisation_id
-      ? db
-          .selectFrom('organisations')
-          .select('name')
-          .where('id', '=', person.organisation_id)
-          .executeTakeFirst()
-      : undefined,
-    trainingsOf(db, { userId: id }),
+  const qualifikationen = byKey(sqlite, 'personnel.qualifications', (key) =>
+    db
+      .selectFrom('qualifikationen')
+      .select(['name_kurz', 'name'])
+      .where('user_id', '=', key)
+      .orderBy('idx'),
+  )
+    .all(id)
+    .flatMap((q) => {
+      const label = q.name_kurz ?? q.name;
+      return label ? [label] : [];
+    });
+  const organisation = person.organisation_id
+    ? byKey(sqlite, 'personnel.organisation', (key) =>
+        db.selectFrom('organisations').select('name').where('id', '=', key),
+      ).one(person.organisation_id)
+    : undefined;
+  const ausbildungen = byKey(sqlite, 'personnel.trainings', (key) =>
+    trainingRows(db).where('user_id', '=', key).orderBy('datum', 'desc'),
+  ).all(id);
+  const checks = byKey(sqlite, 'personnel.checks', (key) =>
     db
       .selectFrom('ueberpruefungen')
       .select(['id', 'bezeichnung', 'bestanden', 'letzte_pruefung', 'naechste_pruefung'])
-      .where('user_id', '=', id)
-      .orderBy('naechste_pruefung')
-      .execute(),
+      .where('user_id', '=', key)
+      .orderBy('naechste_pruefung'),
+  ).all(id);
+  const honours = byKey(sqlite, 'personnel.honours', (key) =>
     db
       .selectFrom('ehrungen')
       .select(['id', 'bezeichnung', 'datum'])
-      .where('user_id', '=', id)
-      .orderBy('datum', 'desc')
-      .execute(),
-  ]);
+      .where('user_id', '=', key)
+      .orderBy('datum', 'desc'),
+  ).all(id);
   const item: PersonListItem = {
     id: person.id,
     localState: person.local_state,
@@ -227,7 +223,7 @@ export async function getPerson(
     email: person.email,
     ort: person.ort,
     mitgliednr: person.mitgliednr,
-    qualifikationen: qualis.get(id) ?? [],
+    qualifikationen,
   };
   return {
     ...item,

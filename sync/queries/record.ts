@@ -1,5 +1,13 @@
-import { sql, type RawBuilder } from 'kysely';
+import {
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type InferResult,
+  type RawBuilder,
+} from 'kysely';
 import { FOLD_FUNCTION, foldForSearch } from '../db/search-fold';
+import type { Sqlite } from '../db/sqlite';
+import { prepared } from '../db/statements';
 
 // Local truth of a record: the server's last version (base) with pending local changes on top.
 export interface StoredRecord {
@@ -34,4 +42,35 @@ export function prefixPattern(prefix: string): string {
 /** `column` holds `text` anywhere, ignoring case and diacritics (see foldForSearch). */
 export function containsText(column: string, text: string): RawBuilder<boolean> {
   return sql<boolean>`instr(${sql.raw(FOLD_FUNCTION)}(${sql.ref(column)}), ${foldForSearch(text)}) > 0`;
+}
+
+/** A row of the query a function builds (the columns a screen's query and a write's answer share). */
+export type RowOf<Query extends (...args: never[]) => Compilable> = InferResult<
+  ReturnType<Query>
+>[number];
+
+/** Stands for the key while a keyed query is compiled. */
+const KEY = '\u0000key';
+/** The keyed queries compiled so far, by name (their SQL is the same on every connection). */
+const compiledByName = new Map<string, CompiledQuery>();
+
+/**
+ * The rows a query gives for one key (a record's id, a person's id), compiled once under `name`
+ * and run from the connection's statement cache: building and compiling a query with kysely
+ * costs about ten times what running it does, which a write's answer (written.ts) would pay
+ * after every write. `query` builds it for a key.
+ */
+export function byKey<R>(sqlite: Sqlite, name: string, query: (key: string) => Compilable<R>) {
+  let compiled = compiledByName.get(name);
+  if (!compiled) {
+    compiled = query(KEY).compile();
+    if (!compiled.parameters.includes(KEY)) throw new Error(`${name}: the query names no key`);
+    compiledByName.set(name, compiled);
+  }
+  const { sql: text, parameters } = compiled;
+  const bound = (key: string) => parameters.map((value) => (value === KEY ? key : value));
+  return {
+    one: (key: string) => prepared(sqlite, text).get(...bound(key)) as R | undefined,
+    all: (key: string) => prepared(sqlite, text).all(...bound(key)) as R[],
+  };
 }

@@ -11,6 +11,7 @@ import {
   type CallResults,
   type Dispatcher,
 } from '../../../sync/dispatch';
+import { writtenRecord } from '../../../sync/queries/written';
 import { temporaryFiles } from '../../support/temp-files';
 import { startWorld, type World } from './world';
 
@@ -131,6 +132,49 @@ describe('a record write answers its record as the screen reads it', () => {
     const user = await call('user.update', { id: person!.id, attributes: { ort: 'Antwortdorf' } });
     expect(user.record).toEqual(await call('personnel.get', { id: person!.id }));
     expect(user.record?.ort).toBe('Antwortdorf');
+  });
+
+  it("answers every record the screens' reads show as they show it, and null for one they do not", async () => {
+    // After the writes above: records created, changed and deleted here among the service's.
+    const { db, sqlite } = world.replica;
+    const answer = (type: Parameters<typeof writtenRecord>[2], id: string) =>
+      writtenRecord(db, sqlite, type, id);
+    const ids = (sql: string) => sqlite.prepare(sql).pluck().all() as string[];
+    const drifted: string[] = [];
+    const compare = async (
+      type: Parameters<typeof writtenRecord>[2],
+      shown: readonly { id: string }[],
+    ) => {
+      expect(shown.length, type).toBeGreaterThan(0);
+      for (const item of shown)
+        if (JSON.stringify(await answer(type, item.id)) !== JSON.stringify(item))
+          drifted.push(`${type} ${item.id}`);
+    };
+    await compare('kalender', await call('calendars.list', {}));
+    await compare('helferstunden', (await call('hours.list', { limit: 200 })).items);
+    await compare('helferstunden_anlass', await call('hours.occasions', { limit: 200 }));
+    await compare('benachrichtigung', await call('notifications.list', {}));
+    for (const courseId of ids('SELECT DISTINCT course_id FROM participations LIMIT 10'))
+      await compare(
+        'participation',
+        await call('participations.list', { courseId, includeCancelled: true }),
+      );
+    for (const courseId of ids('SELECT DISTINCT course_id FROM customfields LIMIT 10')) {
+      const course = await call('courses.get', { id: courseId });
+      await compare('course', [course!]);
+      await compare('customfield', course!.customfields);
+    }
+    for (const userId of ids('SELECT DISTINCT user_id FROM ausbildungen LIMIT 10')) {
+      const person = await call('personnel.get', { id: userId });
+      await compare('user', [person!]);
+      await compare('ausbildung', person!.ausbildungen);
+    }
+    expect(drifted).toEqual([]);
+    // What the reads do not show (deleted here, or never there) is answered as null.
+    const [synced] = ids('SELECT id FROM helferstunden WHERE local_state IS NULL LIMIT 1');
+    expect((await call('helferstunden.delete', { id: synced! })).record).toBeNull();
+    expect(await answer('helferstunden', synced!)).toBeNull();
+    expect(await answer('participation', 'no-such-id')).toBeNull();
   });
 
   it('changed only the tables each write declares', () => {
