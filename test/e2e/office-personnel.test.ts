@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
+import { TcpSwitch } from '../support/tcp-switch';
 import {
   accessibilityViolations,
   adminRequest,
@@ -22,6 +23,7 @@ import {
   LAPTOP,
   launchChromium,
   noDemo,
+  pendingOf,
   phaseOf,
   recordFailure,
   shot,
@@ -45,6 +47,9 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   const pageErrors: string[] = [];
   let signedIn = false;
   let personId = '';
+  /** The service's interface as the app reaches it: taken away for the offline part. */
+  let service: TcpSwitch;
+  let apiUrl = '';
 
   const rows = () => page.getByTestId('person-row');
   const detail = () => page.getByTestId('person-detail');
@@ -81,28 +86,35 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     });
     expect(response.status).toBe(201);
     const id = ((await response.json()) as { data: { id: string } }).data.id;
+    // Trainings are records of their own on the service, embedded in the person as well.
+    const now = new Date().toISOString();
+    const trainings = [
+      ['990001', 'Sanitätshelfer', -900, -30],
+      ['990002', 'Erste Hilfe', -700, 40],
+      ['990003', 'Funk', -100, 800],
+    ].map(([trainingId, bezeichnung, done, until]) => ({
+      id: String(trainingId),
+      ausbildung_id: '9',
+      bezeichnung: String(bezeichnung),
+      datum: fromToday(Number(done)),
+      lehrgangsnummer: '',
+      gueltig_bis: fromToday(Number(until)),
+      created_at: now,
+      updated_at: now,
+    }));
+    for (const { id: trainingId, ...attributes } of trainings)
+      sandbox.store.put({
+        type: 'ausbildung',
+        id: trainingId,
+        attributes,
+        relationships: { user: { type: 'user', id } },
+      });
     await adminRequest(sandbox, 'PATCH', `/records/user/${id}`, {
       attributes: {
-        ausbildungen: [
-          {
-            id: '990001',
-            bezeichnung: 'Sanitätshelfer',
-            datum: fromToday(-900),
-            gueltig_bis: fromToday(-30),
-          },
-          {
-            id: '990002',
-            bezeichnung: 'Erste Hilfe',
-            datum: fromToday(-700),
-            gueltig_bis: fromToday(40),
-          },
-          {
-            id: '990003',
-            bezeichnung: 'Funk',
-            datum: fromToday(-100),
-            gueltig_bis: fromToday(800),
-          },
+        qualifikationen: [
+          { position: 1, liste: 'Sanitätsdienst', rang: 2, name: 'Sanitäter', name_kurz: 'San' },
         ],
+        ausbildungen: trainings,
       },
     });
     await adminRequest(sandbox, 'POST', `/personal/${id}/ueberpruefungen`, {
@@ -120,6 +132,11 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     rendererDir = renderer.dir;
     sandbox = await startTrainerSandbox();
     personId = await makePerson();
+    const base = new URL(sandbox.baseUrl);
+    service = new TcpSwitch(Number(base.port));
+    await service.start();
+    base.port = String(service.port);
+    apiUrl = base.toString().replace(/\/$/, '');
     userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-personnel-'));
     app = await startBrowserMode({
       userDataDir: userData,
@@ -148,6 +165,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await service?.stop();
     await sandbox?.close();
     if (userData) rmSync(userData, { recursive: true, force: true });
   }, 60_000);
@@ -156,7 +174,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await page.goto(app.url);
     const form = page.locator('form.account-form');
     await form.waitFor();
-    await form.getByLabel('Adresse der Schnittstelle').fill(sandbox.baseUrl);
+    await form.getByLabel('Adresse der Schnittstelle').fill(apiUrl);
     await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
     await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
     await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
@@ -281,4 +299,142 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await language('de');
     expect(pageErrors).toEqual([]);
   }, 60_000);
+
+  it('offline: changes a phone number, adds and removes a qualification, deletes a training, creates a person and updates one by member number; refuses bad input beside the field; the service back holds exactly that', async (test) => {
+    if (!signedIn) test.skip();
+    await page.setViewportSize(LAPTOP);
+    await service.stop();
+    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    const pending = () => pendingOf(page);
+    /** Finds a person by the search and opens them (the list may still show the last search's rows). */
+    const open = async (search: string, name: string) => {
+      await page.keyboard.press('Alt+3');
+      await page.locator('#people-search').fill(search);
+      await expect.poll(total).toBe(1);
+      await rows().filter({ hasText: name }).first().click();
+      await expect.poll(() => page.locator('#person-title').textContent()).toContain(name);
+    };
+    const dialog = page.getByTestId('person-dialog');
+    const fieldError = (field: string) =>
+      page
+        .getByTestId(`person-field-${field}`)
+        .locator('xpath=ancestor::div[contains(@class,"field")][1]');
+
+    // A phone number changed; an e-mail that is none refused beside its field, nothing queued.
+    await open('zyxmuller', 'Zyxmüller');
+    await page.keyboard.press('e');
+    await dialog.waitFor();
+    await page.getByTestId('person-field-email').fill('kein-mail');
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => fieldError('email').getAttribute('class')).toMatch(/invalid/);
+    expect(await pending()).toBe(0);
+    await shot(page, 'personnel-refused-email-1366x860-de', false);
+    await page.getByTestId('person-field-email').fill('j.zyxmueller@example.org');
+    await page.getByTestId('person-field-handy').fill('0160 1234567');
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => detail().textContent()).toContain('0160 1234567');
+    await expect.poll(pending).toBe(1);
+    expect(await detail().getByTestId('not-sent').first().getAttribute('data-local-state')).toBe(
+      'changed',
+    );
+
+    // A qualification added by its pair (a missing second value refused first), another removed.
+    await page.getByTestId('quali-add').click();
+    await page.getByTestId('quali-first').fill('2');
+    await page.getByTestId('quali-save').click();
+    expect(await page.getByTestId('quali-dialog').locator('.field.invalid').count()).toBe(1);
+    expect(await pending()).toBe(1);
+    await page.getByTestId('quali-second').fill('1');
+    await page.getByTestId('quali-save').click();
+    await expect.poll(() => page.getByTestId('person-qualification').count()).toBe(2);
+    await page
+      .getByTestId('person-qualification')
+      .filter({ hasText: 'Sanitäter' })
+      .getByTestId('quali-remove')
+      .click();
+    await page
+      .getByTestId('quali-remove-confirm')
+      .getByRole('button', { name: 'Entfernen' })
+      .click();
+    await expect.poll(() => page.getByTestId('person-qualification').count()).toBe(1);
+
+    // A training deleted, after a confirmation.
+    await page
+      .getByTestId('person-training')
+      .filter({ hasText: 'Funk' })
+      .getByTestId('training-delete')
+      .click();
+    await page
+      .getByTestId('training-delete-confirm')
+      .getByRole('button', { name: 'Löschen' })
+      .click();
+    await expect.poll(() => page.getByTestId('person-training').count()).toBe(2);
+    // Changes of one person not yet sent travel together (the outbox folds them).
+    const queued = await pending();
+    expect(queued).toBeGreaterThanOrEqual(2);
+
+    // A new person: without a last name refused beside the field, then made.
+    await page.keyboard.press('Alt+3');
+    await page.locator('#people-search').blur();
+    await page.keyboard.press('n');
+    await dialog.waitFor();
+    await page.getByTestId('person-field-vorname').fill('Zora');
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => fieldError('nachname').getAttribute('class')).toMatch(/invalid/);
+    expect(await pending()).toBe(queued);
+    await page.getByTestId('person-field-nachname').fill('Zyxneu');
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => page.locator('#person-title').textContent()).toBe('Zora Zyxneu');
+
+    // By member number: the form says whom it changes.
+    await page.getByTestId('person-by-number').click();
+    await page.getByTestId('person-field-mitgliednr').fill('ZQ-4711');
+    await expect
+      .poll(() => page.getByTestId('person-identifier-outcome').textContent())
+      .toContain('Jürgen Zyxmüller');
+    await page.getByTestId('person-field-ort').fill('Zyxstadt');
+    await shot(page, 'personnel-by-number-1366x860-de', false);
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(pending).toBe(queued + 2);
+    await open('zyxmuller', 'Zyxmüller');
+    await expect.poll(() => detail().textContent()).toContain('Zyxstadt');
+    await shot(page, 'personnel-offline-changed-1366x860-de', false);
+    await axe('person changed offline, de');
+
+    // Reloaded offline: all of it is still there.
+    await page.reload();
+    await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
+    await expect.poll(pending).toBe(queued + 2);
+    await open('zyxneu', 'Zyxneu');
+    await open('zyxmuller', 'Zyxmüller');
+    await expect.poll(() => detail().textContent()).toContain('0160 1234567');
+
+    // The service back; nobody acts: everything sent once, and the service has exactly that.
+    await service.start();
+    await expect.poll(pending, { timeout: 60_000, interval: 250 }).toBe(0);
+    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const read = async (path: string) => {
+      const response = await fetch(`${sandbox.baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${officeUser.accessToken}` },
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as {
+        data: { id: string; attributes: Record<string, unknown> }[];
+      };
+    };
+    const everyone = (await read('/personal')).data;
+    const juergen = everyone.find((person) => person.id === personId)!;
+    expect(juergen.attributes.handy).toBe('0160 1234567');
+    expect(juergen.attributes.ort).toBe('Zyxstadt');
+    const qualis = juergen.attributes.qualifikationen as Record<string, unknown>[];
+    expect(qualis.map((q) => [Number(q.position), Number(q.rang)])).toEqual([[2, 1]]);
+    const trainings = (juergen.attributes.ausbildungen as { bezeichnung: string }[]).map(
+      (a) => a.bezeichnung,
+    );
+    expect(trainings.sort()).toEqual(['Erste Hilfe', 'Sanitätshelfer']);
+    expect(everyone.filter((person) => person.attributes.nachname === 'Zyxneu')).toHaveLength(1);
+  }, 180_000);
 });
