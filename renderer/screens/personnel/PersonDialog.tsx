@@ -247,7 +247,9 @@ function PersonForm({
           aria-busy={busy || undefined}
           data-testid="person-save"
         >
-          {request.mode === 'edit' ? t('personnel.form.save') : t('personnel.form.create')}
+          {request.mode === 'edit' || updatesHolder
+            ? t('personnel.form.save')
+            : t('personnel.form.create')}
         </button>
         <button type="button" className="secondary" onClick={onClose}>
           {t('personnel.form.cancel')}
