@@ -338,6 +338,14 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     expect(await detail().getByTestId('not-sent').first().getAttribute('data-local-state')).toBe(
       'changed',
     );
+    // The sync centre says in words what waits.
+    await page.keyboard.press('Alt+4');
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain('Mobil von Jürgen Zyxmüller geändert');
+    await shot(page, 'personnel-sync-centre-1366x860-de', false);
+    await page.keyboard.press('Alt+3');
+    await detail().waitFor();
 
     // A qualification added by its pair (a missing second value refused first), another removed.
     await page.getByTestId('quali-add').click();

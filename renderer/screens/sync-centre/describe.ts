@@ -41,6 +41,27 @@ function isAttendance(entry: Pick<OutboxEntry, 'arguments'>): boolean {
   return keys.length > 0 && keys.every((key) => key === 'attended' || key === 'status');
 }
 
+/**
+ * The fields a change of a person names, as words ("Mobil und E-Mail"); null when it names one
+ * the words do not know (then the sentence says only that the person changed).
+ */
+function personFields(
+  t: T,
+  entry: Pick<OutboxEntry, 'command' | 'arguments'>,
+  language: string,
+): string | null {
+  if (entry.command !== 'user.update') return null;
+  const attributes = (entry.arguments as { attributes?: Record<string, unknown> } | null)
+    ?.attributes;
+  const words = Object.keys(attributes ?? {}).map((key) =>
+    t(`personnel.form.field.${key}`, {
+      defaultValue: key === 'qualifikationen' ? t('syncCentre.qualifications') : '',
+    }),
+  );
+  if (!words.length || words.some((word) => !word)) return null;
+  return new Intl.ListFormat(language, { type: 'conjunction' }).format(words);
+}
+
 /** What the operation did, in one sentence: "Teilnahme von Max Muster abgesagt". */
 export function operationText(
   t: T,
@@ -52,6 +73,8 @@ export function operationText(
     entry.command === 'participation.update' && isAttendance(entry)
       ? 'participation.attendance'
       : entry.command;
+  const fields = personFields(t, entry, language);
+  if (fields) return t('syncCentre.op.user.fields', { name, fields });
   const what = hoursWhat(t, entry.subject, language);
   return t(`syncCentre.op.${key}`, {
     name,
