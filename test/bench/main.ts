@@ -2,6 +2,7 @@
 // (the machines are shared and noisy, so bare times mean little). Each case ends with one JSON line.
 import { exportBench } from './export-bench';
 import { outboxBench } from './outbox-bench';
+import { personnelBench } from './personnel-bench';
 import { sandboxBench } from './sandbox-bench';
 import { syncBench } from './sync-bench';
 import { uiBench } from './ui-bench';
@@ -14,6 +15,7 @@ const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
   'ui-host': uiHostBench,
   ui: uiBench,
   export: exportBench,
+  personnel: personnelBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
