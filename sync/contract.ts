@@ -134,7 +134,7 @@ export const queries = {
     limit: z.number().int().min(1).max(200).default(20),
   }),
   'forms.list': z.object({ typ: z.enum(['d', 't', 'k', 'm', 'u']), id }),
-  /** One search box over people, courses and participants. */
+  /** One search box (Ctrl+K) over people, courses, participants, occasions and clients. */
   search: z.object({
     text: z.string().min(1).max(100),
     limit: z.number().int().min(1).max(50).default(10),
@@ -391,6 +391,8 @@ export interface QueryResults {
     people: { id: string; label: string }[];
     courses: { id: string; label: string }[];
     participants: { id: string; courseId: string; label: string }[];
+    occasions: { id: string; label: string; datum: string | null }[];
+    clients: { id: string; label: string }[];
   };
   'sync.status': SyncStatus;
   'sync.quarantine': Paged<QuarantineItem>;

@@ -75,7 +75,7 @@ export const CALL_READS = {
   'clients.participants': ['client_participants'],
   'companies.list': ['companies', 'uvts'],
   'forms.list': ['formulare'],
-  search: ['courses', 'participations', 'users'],
+  search: ['clients', 'courses', 'helferstunden_anlaesse', 'participations', 'users'],
   // The status counts every collection: it reads (almost) every table.
   'sync.status': [
     'addresses',

@@ -2,16 +2,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { searchKey } from '../resources';
 import type { Sqlite } from '../db/sqlite';
-import {
-  byKey,
-  containsText,
-  currentAttributes,
-  prefixPattern,
-  prefixRange,
-  type RowOf,
-} from './record';
+import { byKey, containsText, currentAttributes, prefixPattern, type RowOf } from './record';
+import { peopleMatching } from './personnel';
 
 /** A calendars.list item's columns, of the calendars not deleted here. */
 function calendarRows(db: Kysely<Database>) {
@@ -212,17 +205,9 @@ export async function search(
 ): Promise<QueryResults['search']> {
   const text = args.text.trim();
   const starts = prefixPattern(text.toLocaleLowerCase('de'));
-  const [people, courses, participants] = await Promise.all([
-    db
-      .selectFrom('users')
+  const [people, courses, participants, occasions, clients] = await Promise.all([
+    peopleMatching(db, text)
       .select(['id', sql<string>`nachname || ', ' || vorname`.as('label')])
-      .where((eb) => {
-        const [low, high] = prefixRange(searchKey(text));
-        return eb.or([
-          eb.and([eb('sort_name', '>=', low), eb('sort_name', '<', high)]),
-          eb.and([eb('first_name_key', '>=', low), eb('first_name_key', '<', high)]),
-        ]);
-      })
       .orderBy('sort_name')
       .limit(args.limit)
       .execute(),
@@ -252,8 +237,23 @@ export async function search(
       .orderBy('last_name')
       .limit(args.limit)
       .execute(),
+    db
+      .selectFrom('helferstunden_anlaesse')
+      .select(['id', sql<string>`coalesce(beschreibung, '')`.as('label'), 'datum'])
+      .where('local_state', 'is distinct from', 'deleted')
+      .where(containsText('beschreibung', text))
+      .orderBy('datum', 'desc')
+      .limit(args.limit)
+      .execute(),
+    db
+      .selectFrom('clients')
+      .select(['id', sql<string>`coalesce(name, '')`.as('label')])
+      .where(containsText('name', text))
+      .orderBy('name')
+      .limit(args.limit)
+      .execute(),
   ]);
-  return { people, courses, participants };
+  return { people, courses, participants, occasions, clients };
 }
 
 /**

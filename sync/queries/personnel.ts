@@ -7,10 +7,16 @@ import { foldForSearch } from '../db/search-fold';
 import { applyQualificationEdits } from '../resources';
 import { asBool, byKey, containsText, currentAttributes } from './record';
 
+/** The people a search finds (anywhere in names, member number, e-mail, phones; every word). */
+export function peopleMatching(db: Kysely<Database>, search: string | undefined) {
+  let query = db.selectFrom('users');
+  for (const condition of searchConditions(search)) query = query.where(condition);
+  return query;
+}
+
 /** The people a search, a group and a qualification select (every status). */
 function selectPeople(db: Kysely<Database>, args: PersonnelFilter) {
-  let query = db.selectFrom('users');
-  for (const condition of searchConditions(args.search)) query = query.where(condition);
+  let query = peopleMatching(db, args.search);
   if (args.group) {
     const group = args.group;
     query = query.where(
