@@ -14,7 +14,6 @@ export const benachrichtigung = {
   type: 'benachrichtigung',
   table: 'benachrichtigungen',
   keys: ['id'],
-  referencedBy: [],
   row,
   label: { de: 'Benachrichtigung', en: 'notification' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),

@@ -8,10 +8,5 @@ export const client = {
   type: 'client',
   table: 'clients',
   keys: ['id'],
-  referencedBy: [
-    { table: 'courses', column: 'client_id' },
-    { table: 'participations', column: 'client_id' },
-    { table: 'client_participants', column: 'client_id' },
-  ],
   row: rowOf<ClientsTable>({ name: column.text('name'), city: column.text('city') }),
 } satisfies ResourceModule & { row: unknown };

@@ -7,7 +7,6 @@ export const courseType = {
   type: 'course_type',
   table: 'course_types',
   keys: ['id'],
-  referencedBy: [{ table: 'courses', column: 'course_type_id' }],
   row: rowOf<CourseTypesTable>({
     name: column.text('name'),
     short_name: column.text('short_name'),

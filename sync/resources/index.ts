@@ -22,7 +22,7 @@ import { helferstundenTyp } from './helferstunden-typ';
 import { kalender } from './kalender';
 import { organisation } from './organisation';
 import { participation } from './participation';
-import type { ResourceModule, WritableResource } from './resource';
+import type { Reference, ResourceModule, WritableResource } from './resource';
 import { steuersatz } from './steuersatz';
 import { ueberpruefung } from './ueberpruefung';
 import { user } from './user';
@@ -119,6 +119,27 @@ export const writableResource = (type: string): WritableResource | undefined =>
 
 /** Every writable resource. */
 export const WRITABLE_RESOURCES: readonly WritableResource[] = Object.values(WRITABLE);
+
+/**
+ * The columns that hold ids of `module`'s records (a temporary id is replaced there): those the
+ * other modules declare as their references to it, and the ones it names itself.
+ */
+export function referencesTo(module: ResourceModule): readonly Reference[] {
+  let found = referencing.get(module.type);
+  if (!found) {
+    found = [
+      ...RESOURCES.flatMap((other) =>
+        Object.entries(other.references ?? {})
+          .filter(([, type]) => type === module.type)
+          .map(([column]) => ({ table: other.table, column })),
+      ),
+      ...(module.referencedBy ?? []),
+    ];
+    referencing.set(module.type, found);
+  }
+  return found;
+}
+const referencing = new Map<string, readonly Reference[]>();
 
 /** The primary key of each resource's table. */
 export const RESOURCE_KEYS: ReadonlyMap<TableName, readonly string[]> = new Map(

@@ -14,7 +14,7 @@ export const kalender = {
   type: 'kalender',
   table: 'kalender',
   keys: ['id'],
-  referencedBy: [],
+  references: { user_id: 'user' },
   row,
   label: { de: 'Kalender', en: 'calendar' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),

@@ -70,8 +70,13 @@ export interface ResourceModule {
   table: TableName;
   /** The table's primary key. */
   keys: readonly string[];
-  /** Columns of other tables that name records of this resource (a temporary id is replaced there). */
-  referencedBy: readonly Reference[];
+  /**
+   * Columns of its own table that hold ids of another resource's records, with that resource's
+   * type: a temporary id of such a record is replaced there (see referencesTo in ./index.ts).
+   */
+  references?: Readonly<Record<string, string>>;
+  /** Columns of tables without a module of their own (rows it writes itself) that hold its ids. */
+  referencedBy?: readonly Reference[];
 }
 
 /** A resource the contract's writes change: the outbox's hooks. */

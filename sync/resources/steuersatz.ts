@@ -7,7 +7,6 @@ export const steuersatz = {
   type: 'steuersatz',
   table: 'steuersaetze',
   keys: ['id'],
-  referencedBy: [],
   row: rowOf<SteuersaetzeTable>({
     bezeichnung: column.text('bezeichnung'),
     satz: column.number('satz'),

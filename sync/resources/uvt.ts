@@ -7,10 +7,6 @@ export const uvt = {
   type: 'uvt',
   table: 'uvts',
   keys: ['id'],
-  referencedBy: [
-    { table: 'companies', column: 'uvt_id' },
-    { table: 'participations', column: 'uvt_id' },
-  ],
   row: rowOf<UvtsTable>({
     name: column.text('name'),
     short_name: column.text('short_name'),
