@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../resources';
-import { containsText, currentAttributes, prefixPattern, prefixRange } from './record';
+import { containsText, currentAttributes, firstOf, prefixPattern, prefixRange } from './record';
+import type { WrittenReaders } from './written';
 
 /** `only`: the calendar with this id (what a write answers). */
 export async function listCalendars(
@@ -241,3 +242,10 @@ export async function listCompanies(
     .limit(args.limit)
     .execute();
 }
+
+/** A written calendar or notification as its screen reads it (see ./written.ts). */
+export const writtenMisc: WrittenReaders<'kalender' | 'benachrichtigung'> = {
+  kalender: (db, _sqlite, only) => firstOf(listCalendars(db, only)),
+  benachrichtigung: (db, _sqlite, only) =>
+    firstOf(listNotifications(db, { unreadOnly: false }, only)),
+};
