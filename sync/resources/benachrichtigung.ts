@@ -15,6 +15,12 @@ export const benachrichtigung = {
   table: 'benachrichtigungen',
   keys: ['id'],
   row,
+  whole: {
+    collection: 'benachrichtigungen',
+    lane: 'reference',
+    fetch: (api, signal) => api.listBenachrichtigungen({ signal }),
+    toRow: row,
+  },
   label: { de: 'Benachrichtigung', en: 'notification' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),
   subject(read, recordId) {

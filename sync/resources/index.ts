@@ -22,7 +22,7 @@ import { helferstundenTyp } from './helferstunden-typ';
 import { kalender } from './kalender';
 import { organisation } from './organisation';
 import { participation } from './participation';
-import type { Reference, ResourceModule, WritableResource } from './resource';
+import type { Reference, ResourceModule, WholeCollection, WritableResource } from './resource';
 import { steuersatz } from './steuersatz';
 import { ueberpruefung } from './ueberpruefung';
 import { user } from './user';
@@ -145,3 +145,7 @@ const referencing = new Map<string, readonly Reference[]>();
 export const RESOURCE_KEYS: ReadonlyMap<TableName, readonly string[]> = new Map(
   RESOURCES.map((module) => [module.table, module.keys]),
 );
+
+/** The collections the sync reads whole, with their tables, in the registry's order. */
+export const WHOLE_COLLECTIONS: readonly (WholeCollection & { table: TableName })[] =
+  RESOURCES.flatMap((module) => (module.whole ? [{ ...module.whole, table: module.table }] : []));

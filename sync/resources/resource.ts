@@ -4,7 +4,7 @@
 // resource the outbox's hooks: its row with local changes, the words of what an operation
 // concerns, and how a create whose answer never came is looked for. The hooks read the replica
 // through a ReplicaReader (the outbox runs the SQL), so this room needs no SQLite of its own.
-import type { ApiClient } from '../api';
+import type { ApiClient, Page } from '../api';
 import type { OutboxSubject, WriteResourceType } from '../contract';
 import type { TableName } from '../db/schema';
 import type { ServiceResource } from './columns';
@@ -61,6 +61,21 @@ export interface Reference {
   column: string;
 }
 
+/**
+ * A resource the sync reads whole, one list replacing its table (what the service no longer lists
+ * is removed): small reference data. `reference`: on the reference rotation, beside the other
+ * small lists; `courses`: the course lane's, fetched before the courses that name its records.
+ */
+export interface WholeCollection {
+  /** The sync collection: its sync state, its words (the contract's COLLECTIONS). */
+  collection: string;
+  lane: 'reference' | 'courses';
+  /** Only in the office profile (a trainer's replica has no clients). */
+  officeOnly?: true;
+  fetch(api: ApiClient, signal?: AbortSignal): AsyncGenerator<Page<ServiceResource>>;
+  toRow(resource: ServiceResource, syncedAt: string): RowValues & { id: string; base: string };
+}
+
 /** Every resource the replica keeps. */
 export interface ResourceModule {
   /** The service's resource type (the registry's name where the service has none of its own). */
@@ -77,6 +92,8 @@ export interface ResourceModule {
   references?: Readonly<Record<string, string>>;
   /** Columns of tables without a module of their own (rows it writes itself) that hold its ids. */
   referencedBy?: readonly Reference[];
+  /** Read whole by the sync (see WholeCollection). */
+  whole?: WholeCollection;
 }
 
 /** A resource the contract's writes change: the outbox's hooks. */
