@@ -1,5 +1,6 @@
-// The own organisation's master data and the OAuth user-info document, read tolerantly (see
-// ./tolerance). Required: only the user-info's `sub` (the standard guarantees nothing else).
+// The own organisation's master data and the OAuth user-info (seed 4.2): their schemas, read
+// tolerantly (see ../schemas/tolerance; required: only the user-info's `sub`, the standard
+// guarantees nothing else), and their operations.
 import type { z } from 'zod';
 import {
   flag,
@@ -11,7 +12,9 @@ import {
   resourceSchema,
   text,
   texts,
-} from './common';
+} from '../schemas/common';
+import type { ApiCore, RequestOptions } from '../core';
+import type { Single } from '../pages';
 
 export const orgaResource = resourceSchema('orga', {
   name: text,
@@ -46,3 +49,17 @@ export const userInfo = plainObjectSchema({
   organisation_key: text,
 });
 export type UserInfo = z.infer<typeof userInfo>;
+
+export interface OrganisationApi {
+  getOrganisation(options?: RequestOptions): Promise<Single<OrgaResource>>;
+  /** `{oauthUrl}/userinfo`: plain JSON, not JSON:API. */
+  getUserInfo(options?: RequestOptions): Promise<UserInfo>;
+}
+
+export function organisationApi(core: ApiCore, authBase: URL): OrganisationApi {
+  return {
+    getOrganisation: (options) =>
+      core.getOne('/organisation/selbst/stammdaten', {}, orgaResource, options),
+    getUserInfo: (options) => core.getJson(new URL('userinfo', authBase), userInfo, options),
+  };
+}
