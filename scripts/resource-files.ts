@@ -125,7 +125,7 @@ const HOURS_ANSWER_TO_ROW: readonly Step[] = [
     does: 'the schema by type (included)',
   },
   {
-    file: 'sync/api/endpoints/helferstunden.ts',
+    file: 'sync/api/endpoints/hours.ts',
     symbol: 'listHelferstunden',
     does: 'the list call, the attributes read',
   },

@@ -5,9 +5,9 @@ import {
   customFieldResource,
   participationResource,
 } from '../api/endpoints/courses';
-import { helferstundenResource } from '../api/endpoints/helferstunden';
+import { helferstundenResource } from '../api/endpoints/hours';
 import { steuersatzResource } from '../api/endpoints/messages';
-import { ueberpruefungResource, userResource } from '../api/endpoints/personal';
+import { ueberpruefungResource, userResource } from '../api/endpoints/personnel';
 import {
   ausbildung,
   course,

@@ -218,3 +218,17 @@ export function coursesApi(core: ApiCore): CoursesApi {
     listUvts: (options) => core.list('/uvts', {}, uvtResource, options),
   };
 }
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const coursesSchemas = {
+  course: courseResource,
+  course_type: courseTypeResource,
+  course_date: courseDateResource,
+  address: addressResource,
+  participation: participationResource,
+  cancellation: cancellationResource,
+  company: companyResource,
+  uvt: uvtResource,
+  client: clientResource,
+  customfield: customFieldResource,
+} as const;

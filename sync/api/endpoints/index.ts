@@ -1,77 +1,24 @@
-// The service's endpoints, one file per area of the interface, each with its resources' schemas
-// and its operations: here every read operation in one interface (the client's), and every
-// resource schema by its JSON:API `type`, so a document's `included` can be checked item by item.
+// The service's endpoints, one file per area of the interface (as the contract's areas), each
+// with its resources' schemas and its operations: here every read operation in one interface
+// (the client's), and every area's resource schemas by their JSON:API `type`, so a document's
+// `included` can be checked item by item.
 import type { z } from 'zod';
 import type { ApiCore } from '../core';
-import { clientsApi, type ClientsApi } from './clients';
-import {
-  coursesApi,
-  type CoursesApi,
-  addressResource,
-  cancellationResource,
-  clientResource,
-  companyResource,
-  courseDateResource,
-  courseResource,
-  courseTypeResource,
-  customFieldResource,
-  participationResource,
-  uvtResource,
-} from './courses';
-import {
-  helferstundenApi,
-  type HelferstundenApi,
-  dienstResource,
-  helferstundenAnlassResource,
-  helferstundenEinstellungenResource,
-  helferstundenResource,
-  helferstundenTypResource,
-  terminResource,
-} from './helferstunden';
-import { kalenderApi, kalenderResource, type KalenderApi } from './kalender';
-import {
-  benachrichtigungResource,
-  messagesApi,
-  steuersatzResource,
-  type MessagesApi,
-} from './messages';
-import { orgaResource, organisationApi, type OrganisationApi } from './organisation';
-import {
-  personalApi,
-  type PersonalApi,
-  ausbildungResource,
-  ehrungResource,
-  organisationResource,
-  ueberpruefungResource,
-  userResource,
-} from './personal';
+import * as calendars from './calendars';
+import * as clients from './clients';
+import * as courses from './courses';
+import * as hours from './hours';
+import * as messages from './messages';
+import * as organisation from './organisation';
+import * as personnel from './personnel';
 
 export const resourceSchemas = {
-  user: userResource,
-  organisation: organisationResource,
-  ausbildung: ausbildungResource,
-  ueberpruefung: ueberpruefungResource,
-  ehrung: ehrungResource,
-  orga: orgaResource,
-  kalender: kalenderResource,
-  helferstunden: helferstundenResource,
-  helferstunden_anlass: helferstundenAnlassResource,
-  helferstunden_typ: helferstundenTypResource,
-  helferstunden_einstellungen: helferstundenEinstellungenResource,
-  dienst: dienstResource,
-  termin: terminResource,
-  benachrichtigung: benachrichtigungResource,
-  steuersatz: steuersatzResource,
-  course: courseResource,
-  course_type: courseTypeResource,
-  course_date: courseDateResource,
-  address: addressResource,
-  participation: participationResource,
-  cancellation: cancellationResource,
-  company: companyResource,
-  uvt: uvtResource,
-  client: clientResource,
-  customfield: customFieldResource,
+  ...personnel.personnelSchemas,
+  ...organisation.organisationSchemas,
+  ...calendars.calendarsSchemas,
+  ...hours.hoursSchemas,
+  ...messages.messagesSchemas,
+  ...courses.coursesSchemas,
 } as const;
 
 export type ResourceType = keyof typeof resourceSchemas;
@@ -83,35 +30,35 @@ export function isResourceType(type: string): type is ResourceType {
 }
 
 export type { Relationship, Resource } from '../schemas/common';
+export type * from './calendars';
 export type * from './clients';
 export type * from './courses';
-export type * from './helferstunden';
+export type * from './hours';
 export type * from './include';
-export type * from './kalender';
 export type * from './messages';
 export type * from './organisation';
-export type * from './personal';
+export type * from './personnel';
 
 /** Every read operation of the interface. */
 export interface ServiceApi
   extends
-    PersonalApi,
-    OrganisationApi,
-    KalenderApi,
-    HelferstundenApi,
-    MessagesApi,
-    CoursesApi,
-    ClientsApi {}
+    personnel.PersonalApi,
+    organisation.OrganisationApi,
+    calendars.KalenderApi,
+    hours.HelferstundenApi,
+    messages.MessagesApi,
+    courses.CoursesApi,
+    clients.ClientsApi {}
 
 /** The read operations over `core`; the OAuth base and the versioned paths' base as the client has them. */
 export function serviceApi(core: ApiCore, authBase: URL, versionedBase: URL): ServiceApi {
   return {
-    ...personalApi(core),
-    ...organisationApi(core, authBase),
-    ...kalenderApi(core),
-    ...helferstundenApi(core),
-    ...messagesApi(core, versionedBase),
-    ...coursesApi(core),
-    ...clientsApi(core),
+    ...personnel.personalApi(core),
+    ...organisation.organisationApi(core, authBase),
+    ...calendars.kalenderApi(core),
+    ...hours.helferstundenApi(core),
+    ...messages.messagesApi(core, versionedBase),
+    ...courses.coursesApi(core),
+    ...clients.clientsApi(core),
   };
 }

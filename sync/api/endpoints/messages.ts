@@ -106,3 +106,9 @@ export function messagesApi(core: ApiCore, versioned: URL = core.base): Messages
     listSteuersaetze: (options) => core.list('/steuersaetze', {}, steuersatzResource, options),
   };
 }
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const messagesSchemas = {
+  benachrichtigung: benachrichtigungResource,
+  steuersatz: steuersatzResource,
+} as const;

@@ -63,3 +63,8 @@ export function organisationApi(core: ApiCore, authBase: URL): OrganisationApi {
     getUserInfo: (options) => core.getJson(new URL('userinfo', authBase), userInfo, options),
   };
 }
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const organisationSchemas = {
+  orga: orgaResource,
+} as const;

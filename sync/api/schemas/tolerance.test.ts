@@ -8,7 +8,7 @@ import {
   participationResource,
   uvtResource,
 } from '../endpoints/courses';
-import { helferstundenResource } from '../endpoints/helferstunden';
+import { helferstundenResource } from '../endpoints/hours';
 import { resourceSchemas } from '../endpoints/index';
 import { benachrichtigungenMeta, formularList, steuersatzResource } from '../endpoints/messages';
 import { userInfo } from '../endpoints/organisation';
@@ -17,7 +17,7 @@ import {
   ehrungResource,
   ueberpruefungResource,
   userResource,
-} from '../endpoints/personal';
+} from '../endpoints/personnel';
 import { countConversions, date, dateTime, flag, integer, number, text, texts } from './tolerance';
 
 /** Parses and returns the data and the number of conversions; fails the test on a rejection. */

@@ -208,3 +208,12 @@ export function personalApi(core: ApiCore): PersonalApi {
       core.list(`${personPath(userId)}/ehrungen`, {}, ehrungResource, options),
   };
 }
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const personnelSchemas = {
+  user: userResource,
+  organisation: organisationResource,
+  ausbildung: ausbildungResource,
+  ueberpruefung: ueberpruefungResource,
+  ehrung: ehrungResource,
+} as const;

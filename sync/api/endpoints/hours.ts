@@ -103,3 +103,13 @@ export function helferstundenApi(core: ApiCore): HelferstundenApi {
       ),
   };
 }
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const hoursSchemas = {
+  helferstunden: helferstundenResource,
+  helferstunden_anlass: helferstundenAnlassResource,
+  helferstunden_typ: helferstundenTypResource,
+  helferstunden_einstellungen: helferstundenEinstellungenResource,
+  dienst: dienstResource,
+  termin: terminResource,
+} as const;

@@ -28,3 +28,8 @@ export function kalenderApi(core: ApiCore): KalenderApi {
       core.getOne(`/kalender/${pathSegment(id)}`, {}, kalenderResource, options),
   };
 }
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const calendarsSchemas = {
+  kalender: kalenderResource,
+} as const;
