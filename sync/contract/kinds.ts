@@ -1,9 +1,9 @@
 // What each call of the contract is. `read`: reads the replica and changes nothing (a screen may
 // keep it live: CALL_READS names its tables). `write`: changes the replica or the outbox here,
-// without the network (CALL_WRITES names its tables, from the areas' RECORD_TABLES; the session wakes the sync after it).
-// `host`: the app session's own (the account and login, the service, the scheduler, settings,
-// files and the window). ../contract.ts composes CALL_KINDS; sync/contract/kinds.test.ts keeps
-// every name declared.
+// without the network (CALL_WRITES names its tables, from the areas' RECORD_TABLES; the session
+// wakes the sync after it). `host`: the app session's own (the account and login, the service,
+// the scheduler, settings, files and the window). ../contract.ts composes CALL_KINDS;
+// sync/contract/kinds.test.ts keeps every name declared.
 // Imports the contract only: the renderer imports this file through sync/contract.ts.
 import { RECORD_TABLES, WRITE_COMMANDS, type CommandName, type WriteCommandName } from './commands';
 import { hostCalls, type HostCallName } from './host';

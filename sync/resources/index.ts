@@ -1,7 +1,8 @@
 // The registry of the service's resources: one module each (beside this file), listed once. It
 // refuses at load two modules of one type or one table, and it holds a writable module for every
 // resource type the contract's writes change (a missing one does not compile), so the outbox can
-// ask it for any record type instead of a switch of its own.
+// ask it for any record type instead of a switch of its own. What the others need as lists
+// (the lists the sync reads whole, the columns that reference a resource) is derived here.
 import type { WriteResourceType } from '../contract';
 import type { TableName } from '../db/schema';
 import { address } from './address';

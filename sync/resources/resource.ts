@@ -1,7 +1,8 @@
 // What a module of sync/resources declares about one service resource, and the small helpers
 // its declarations share. A module holds every fact the core keeps about its resource: the
-// table and keys, what references it, its column list (the row mapper), and for a writable
-// resource the outbox's hooks: its row with local changes, the words of what an operation
+// table and keys, the columns of its table that reference other resources, its column list (the
+// row mapper), how the sync reads it when it comes whole, and for a writable resource the
+// outbox's hooks: its row with local changes, the words of what an operation
 // concerns, and how a create whose answer never came is looked for. The hooks read the replica
 // through a ReplicaReader (the outbox runs the SQL), so this room needs no SQLite of its own.
 import type { ApiClient, Page } from '../api';
