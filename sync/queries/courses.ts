@@ -9,8 +9,7 @@ import type {
   QueryResults,
 } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, containsText, currentAttributes, firstOf } from './record';
-import type { WrittenReaders } from './written';
+import { asBool, containsText, currentAttributes } from './record';
 
 function courseListQuery(db: Kysely<Database>) {
   return db
@@ -313,11 +312,3 @@ function queuedCompanyName(
   }
   return null;
 }
-
-/** A written course, participation or custom field as its screen reads it (see ./written.ts). */
-export const writtenCourses: WrittenReaders<'course' | 'participation' | 'customfield'> = {
-  course: (db, sqlite, only) => getCourse(db, sqlite, only),
-  participation: (db, sqlite, only) =>
-    firstOf(listParticipations(db, sqlite, { only, includeCancelled: true })),
-  customfield: (db, _sqlite, only) => firstOf(courseCustomfields(db, { only })),
-};

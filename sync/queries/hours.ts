@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, currentAttributes, firstOf, prefixPattern } from './record';
-import type { WrittenReaders } from './written';
+import { asBool, currentAttributes, prefixPattern } from './record';
 import { addDays, serviceWallClock } from '../contract/service-time';
 
 interface HoursFilter {
@@ -339,10 +338,3 @@ async function courseOccasions(
   }
   return found;
 }
-
-/** A written hour entry or occasion as its screen reads it (see ./written.ts). */
-export const writtenHours: WrittenReaders<'helferstunden' | 'helferstunden_anlass'> = {
-  helferstunden: async (db, _sqlite, only) =>
-    (await listHours(db, { sort: 'von', limit: 1, offset: 0 }, null, only)).items[0],
-  helferstunden_anlass: (db, _sqlite, only) => firstOf(listOccasions(db, { limit: 1 }, only)),
-};

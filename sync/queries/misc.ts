@@ -3,8 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../resources';
-import { containsText, currentAttributes, firstOf, prefixPattern, prefixRange } from './record';
-import type { WrittenReaders } from './written';
+import { containsText, currentAttributes, prefixPattern, prefixRange } from './record';
 
 /** `only`: the calendar with this id (what a write answers). */
 export async function listCalendars(
@@ -242,10 +241,3 @@ export async function listCompanies(
     .limit(args.limit)
     .execute();
 }
-
-/** A written calendar or notification as its screen reads it (see ./written.ts). */
-export const writtenMisc: WrittenReaders<'kalender' | 'benachrichtigung'> = {
-  kalender: (db, _sqlite, only) => firstOf(listCalendars(db, only)),
-  benachrichtigung: (db, _sqlite, only) =>
-    firstOf(listNotifications(db, { unreadOnly: false }, only)),
-};

@@ -4,8 +4,7 @@ import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { searchKey } from '../resources';
-import { asBool, currentAttributes, firstOf, prefixRange } from './record';
-import type { WrittenReaders } from './written';
+import { asBool, currentAttributes, prefixRange } from './record';
 
 export async function listPersonnel(
   db: Kysely<Database>,
@@ -172,9 +171,3 @@ export async function countByStatus(db: Kysely<Database>): Promise<Record<string
     .execute();
   return Object.fromEntries(rows.map((r) => [r.status ?? '', Number(r.n)]));
 }
-
-/** A written person or training as its screen reads it (see ./written.ts). */
-export const writtenPersonnel: WrittenReaders<'user' | 'ausbildung'> = {
-  user: (db, sqlite, only) => getPerson(db, sqlite, only),
-  ausbildung: (db, _sqlite, only) => firstOf(trainingsOf(db, { only })),
-};

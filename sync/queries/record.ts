@@ -35,6 +35,3 @@ export function prefixPattern(prefix: string): string {
 export function containsText(column: string, text: string): RawBuilder<boolean> {
   return sql<boolean>`instr(${sql.raw(FOLD_FUNCTION)}(${sql.ref(column)}), ${foldForSearch(text)}) > 0`;
 }
-
-/** The first row of a read narrowed to one id (a written record's). */
-export const firstOf = async <R>(rows: Promise<R[]>): Promise<R | undefined> => (await rows)[0];
