@@ -1,11 +1,13 @@
 // How far one resource is spread (issue 20, "What it must show"): `npm run resource-files -- TYPE
 // [TABLE]` lists the non-test source files of sync/ and renderer/ that name the resource type or
 // its table as an identifier or inside a string (comments and i18n JSON do not count), and prints
-// their number. Then two paths, declared by hand and checked here: the files an answer of
-// `GET /helferstunden` passes from HTTP to its SQLite row, and those a contract call passes from
-// the dispatcher to its SQL. Each file must exist, do what it is said to do (the symbol is in it),
-// and import another file of the path or be imported by one (an index that re-exports counts as
-// the files it re-exports), so the list cannot drift from the code silently.
+// their number. The migrations are history (a replica has applied them, they are never edited):
+// the ones that name the resource are listed, but counted as one, the migration a new resource
+// adds as one new numbered file. Then two paths, declared by hand and checked here: the files an
+// answer of `GET /helferstunden` passes from HTTP to its SQLite row, and those a contract call
+// passes from the dispatcher to its SQL. Each file must exist, do what it is said to do (the
+// symbol is in it), and import another file of the path or be imported by one (an index that
+// re-exports counts as the files it re-exports), so the list cannot drift from the code silently.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,18 +119,17 @@ const HOURS_ANSWER_TO_ROW: readonly Step[] = [
     symbol: 'readResources',
     does: 'envelope, each resource checked',
   },
-  { file: 'sync/api/schemas/index.ts', symbol: 'resourceSchemas', does: 'the schema by type' },
   {
-    file: 'sync/api/schemas/helferstunden.ts',
-    symbol: 'helferstundenResource',
-    does: 'the attributes read',
+    file: 'sync/api/endpoints/index.ts',
+    symbol: 'resourceSchemas',
+    does: 'the schema by type (included)',
+  },
+  {
+    file: 'sync/api/endpoints/hours.ts',
+    symbol: 'listHelferstunden',
+    does: 'the list call, the attributes read',
   },
   { file: 'sync/api/schemas/common.ts', symbol: 'resourceSchema', does: 'the tolerant readers' },
-  {
-    file: 'sync/api/operations/helferstunden.ts',
-    symbol: 'listHelferstunden',
-    does: 'the list call',
-  },
   { file: 'sync/pull/collections/hours.ts', symbol: 'applyAnswer', does: 'the answer applied' },
   {
     file: 'sync/pull/context.ts',
@@ -186,12 +187,19 @@ if (!type) {
 }
 const table = tableArgument ?? (await tableOf(type));
 const words = [...new Set([type, table])];
+const MIGRATIONS = 'sync/db/migrations/';
 const naming = [...sourceFiles('sync'), ...sourceFiles('renderer')].filter((file) =>
   names(file, words),
 );
+const migrations = naming.filter((file) => file.startsWith(MIGRATIONS));
+const counted = naming.length - migrations.length + (migrations.length > 0 ? 1 : 0);
 console.log(`Files naming ${words.join(' / ')} (non-test sources of sync/ and renderer/):`);
 for (const file of naming) console.log(`  ${file}`);
-console.log(`${naming.length} files`);
+console.log(
+  migrations.length > 1
+    ? `${counted} files (the ${migrations.length} migrations counted as one: history, a new resource adds one)`
+    : `${counted} files`,
+);
 const pathsHold =
   printPath('GET /helferstunden, HTTP answer to SQLite row', HOURS_ANSWER_TO_ROW) &&
   printPath('participations.list, dispatcher to SQL', CALL_TO_SQL);

@@ -3,14 +3,8 @@
 // across all of them.
 import type { BackoffOptions } from './backoff';
 import { createCore, type SendOptions, type SentDocument, type WriteMethod } from './core';
+import { serviceApi, type ServiceApi } from './endpoints';
 import { effectivePace, type Pace } from './pace';
-import { clientsApi, type ClientsApi } from './operations/clients';
-import { coursesApi, type CoursesApi } from './operations/courses';
-import { helferstundenApi, type HelferstundenApi } from './operations/helferstunden';
-import { kalenderApi, type KalenderApi } from './operations/kalender';
-import { messagesApi, type MessagesApi } from './operations/messages';
-import { organisationApi, type OrganisationApi } from './operations/organisation';
-import { personalApi, type PersonalApi } from './operations/personal';
 import type { TokenSource } from './token-source';
 import { createTransport, type RequestEvent, type WaitEvent } from './transport';
 import { normalizeBase } from './urls';
@@ -54,15 +48,7 @@ export interface ApiClientOptions {
   userAgent?: string;
 }
 
-export interface ApiClient
-  extends
-    PersonalApi,
-    OrganisationApi,
-    KalenderApi,
-    HelferstundenApi,
-    MessagesApi,
-    CoursesApi,
-    ClientsApi {
+export interface ApiClient extends ServiceApi {
   /** The pace this client keeps, in requests a minute (see ApiClientOptions.pace); undefined: none. */
   readonly pace: number | undefined;
   /** The service's base URL (ending in /), for words about the service as a whole. */
@@ -95,13 +81,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     pace,
     baseUrl: base.href,
-    ...personalApi(core),
-    ...organisationApi(core, authBase),
-    ...kalenderApi(core),
-    ...helferstundenApi(core),
-    ...messagesApi(core, versionedBase(base, options.versionedPathsAt)),
-    ...coursesApi(core),
-    ...clientsApi(core),
+    ...serviceApi(core, authBase, versionedBase(base, options.versionedPathsAt)),
     send: (method, path, sendOptions) => core.send(method, path, sendOptions),
     observeRequests(listener) {
       // Wrapped, so that the same function observed twice is two observers.

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ApiError } from './errors';
 import { anyResource, link, type Resource } from './schemas/common';
-import { isResourceType, resourceSchemas } from './schemas/index';
+import { isResourceType, resourceSchemas } from './endpoints/index';
 import { countConversions } from './schemas/tolerance';
 
 /** The JSON:API top level; `data` and `included` are checked afterwards against their resource schemas. */

@@ -1,6 +1,6 @@
 // Resolving relationships against a document's `included` resources.
 import type { Relationship, Resource } from './schemas/common';
-import type { ResourceOfType, ResourceType } from './schemas/index';
+import type { ResourceOfType, ResourceType } from './endpoints/index';
 
 export interface IncludedIndex {
   /** The included resource `type:id`; typed for known types (their schema was checked when parsed). */

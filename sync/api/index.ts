@@ -18,40 +18,13 @@ export type { RequestEvent, WaitEvent } from './transport';
 export { retryDelayMs, type BackoffOptions } from './backoff';
 export { formatDateTime } from './urls';
 export type { Query, QueryValue } from './urls';
-export type { ClientsApi } from './operations/clients';
-export type {
-  CourseInclude,
-  CoursesApi,
-  ListCoursesOptions,
-  ParticipationInclude,
-} from './operations/courses';
-export type {
-  HelferstundenApi,
-  HelferstundenInclude,
-  ListHelferstundenOptions,
-} from './operations/helferstunden';
-export type { IncludeOptions } from './operations/include';
-export type { KalenderApi } from './operations/kalender';
-export type { BenachrichtigungenPage, FormularObjektTyp, MessagesApi } from './operations/messages';
-export type { OrganisationApi } from './operations/organisation';
-export type {
-  ListPersonalOptions,
-  PerPersonOptions,
-  PersonalApi,
-  PersonalStatus,
-} from './operations/personal';
 export {
   resourceSchemas,
   isResourceType,
   type KnownResource,
-  type Relationship,
-  type Resource,
   type ResourceOfType,
   type ResourceType,
-} from './schemas/index';
-export type * from './schemas/courses';
-export type * from './schemas/helferstunden';
-export type * from './schemas/kalender';
-export type * from './schemas/messages';
-export type * from './schemas/organisation';
-export type * from './schemas/personal';
+  type ServiceApi,
+} from './endpoints/index';
+// Each area's operations, options and resource types: sync/api/endpoints/<area>.ts.
+export type * from './endpoints/index';

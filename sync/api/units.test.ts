@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseRetryAfter, retryDelayMs } from './backoff';
 import { indexIncluded, relatedIds } from './included';
 import { createRateLimiter } from './rate-limiter';
-import { helferstundenResource } from './schemas/helferstunden';
-import { userResource } from './schemas/personal';
+import { helferstundenResource } from './endpoints/hours';
+import { userResource } from './endpoints/personnel';
 import { isNoValue } from './schemas/tolerance';
 import { buildUrl, formatDateTime, normalizeBase, resolveLink } from './urls';
 

@@ -1,34 +1,21 @@
-// The sync's collections in words for people, in one place for every line the CLI prints.
+// The sync's collections in words for people, in one place for every line the CLI prints: the
+// areas' collections say theirs in the contract (COLLECTIONS); the few parts of a sync that are
+// no area's collection say theirs here.
+import { COLLECTIONS } from '../contract';
 import { COURSE_MODULE } from '../pull/engine';
 
-const LABELS: Record<string, string> = {
+const OTHER_LABELS: Record<string, string> = {
   outbox: 'local writes sent',
-  userinfo: 'own account',
-  orga: 'organisation',
-  personal: 'people',
-  ausbildungen: 'trainings',
-  person_details: 'checks and honours',
   ueberpruefungen: 'checks',
   ehrungen: 'honours',
-  kalender: 'calendars',
-  benachrichtigungen: 'notifications',
-  helferstunden_einstellungen: 'hour settings',
-  steuersaetze: 'tax rates',
-  course_types: 'course types',
-  uvts: 'accident insurers',
-  clients: 'clients',
-  courses: 'courses',
-  participations: 'participations',
-  customfields: 'custom fields',
-  client_participants: 'client participants',
-  formulare: 'forms',
-  helferstunden: 'volunteer hours',
   helferstunden_history: 'volunteer hours, history',
 };
 
 /** The words for a collection; its own name when there are none yet. */
 export function collectionLabel(collection: string): string {
-  return LABELS[collection] ?? collection.replace(/_/g, ' ');
+  return (
+    COLLECTIONS[collection]?.words ?? OTHER_LABELS[collection] ?? collection.replace(/_/g, ' ')
+  );
 }
 
 /** Collections that make up the course module: an unlicensed module is said once, not per collection. */

@@ -1,8 +1,35 @@
-// The calendars area's commands: the person's own calendars (kalender.*), with their schemas and
-// their writes.
+// The calendars area: the person's own calendars (kalender.*): their sync collection, the tables
+// its reads read, its commands with their schemas and their writes.
 // Imports zod and the contract only: the renderer (a browser) imports it through sync/contract.ts.
 import { z } from 'zod';
-import { checkedString, ids, named, nonBlank, text, type WriteSpecs } from './schema-kit';
+import type { QueryResults } from '../contract';
+import {
+  checkedString,
+  ids,
+  named,
+  nonBlank,
+  text,
+  type Collections,
+  type Reads,
+  type RecordTables,
+  type WriteSpecs,
+} from './schema-kit';
+
+/** The area's sync collections (see Collections). */
+export const collections = {
+  kalender: { tables: ['kalender'], words: 'calendars' },
+} as const satisfies Collections;
+
+/** The tables each read of the area reads. */
+export const reads = { 'calendars.list': ['kalender'] } as const satisfies Reads;
+
+/** The tables a write of each of the area's resource types changes. */
+export const recordTables = { kalender: ['kalender'] } as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  kalender: QueryResults['calendars.list'][number];
+}
 
 // ---------------------------------------------------------------------------------------------
 // kalender

@@ -21,13 +21,6 @@ import type { ConflictEntry, OutboxEntry, RefreshResult, WriteAnswer } from './o
 import * as participations from './participations';
 import * as personnel from './personnel';
 import type { WriteResourceType, WriteSpec } from './schema-kit';
-import type {
-  CourseDetail,
-  HoursItem,
-  ParticipationItem,
-  PersonDetail,
-  QueryResults,
-} from '../contract';
 
 export { isDate, isDateTime, isLocalId, isNewId, type WriteResourceType } from './schema-kit';
 export { qualificationEdit, USER_RIGHTS } from './personnel';
@@ -77,6 +70,20 @@ export function isWriteCommand(name: string): name is WriteCommandName {
 
 export type WriteCommandSpec<N extends WriteCommandName> = WriteSpec<ParsedCommandArgs<N>>;
 
+/**
+ * The tables a write of a record of each type changes, declared by the areas: the writable
+ * resource types are its keys (WriteResourceType).
+ */
+export const RECORD_TABLES = {
+  ...personnel.recordTables,
+  ...calendars.recordTables,
+  ...hours.recordTables,
+  ...notifications.recordTables,
+  ...courses.recordTables,
+  ...participations.recordTables,
+  ...customfields.recordTables,
+} as const;
+
 export const WRITE_COMMANDS: { readonly [N in WriteCommandName]: WriteCommandSpec<N> } = {
   ...personnel.writes,
   ...calendars.writes,
@@ -91,23 +98,18 @@ export const WRITE_COMMANDS: { readonly [N in WriteCommandName]: WriteCommandSpe
 // Results and errors
 
 /**
- * A written record as the screen's read gives it: a person as personnel.get, a training as one
- * of its ausbildungen, a calendar as a calendars.list item, an hour entry as an hours.list item,
- * an occasion as an hours.occasions item, a notification as a notifications.list item, a course
- * as courses.get, a participation as a participations.list item, a custom field as one of
- * courses.get's customfields.
+ * A written record as the screen's read gives it (each area declares its types': a person as
+ * personnel.get, a calendar as a calendars.list item, a course as courses.get, ...).
  */
-export interface WrittenRecords {
-  user: PersonDetail;
-  ausbildung: PersonDetail['ausbildungen'][number];
-  kalender: QueryResults['calendars.list'][number];
-  helferstunden: HoursItem;
-  helferstunden_anlass: QueryResults['hours.occasions'][number];
-  benachrichtigung: QueryResults['notifications.list'][number];
-  course: CourseDetail;
-  participation: ParticipationItem;
-  customfield: CourseDetail['customfields'][number];
-}
+export interface WrittenRecords
+  extends
+    personnel.Written,
+    calendars.Written,
+    hours.Written,
+    notifications.Written,
+    courses.Written,
+    participations.Written,
+    customfields.Written {}
 
 /** The resource type a write command changes, from its name (`<resource type>.<verb>`). */
 export type WrittenType<N extends WriteCommandName> = N extends `${infer T}.${string}`

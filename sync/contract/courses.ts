@@ -1,4 +1,5 @@
-// The courses area's commands: new courses (course.create, with their dates and a new location in
+// The courses area: the course module's sync collections, the tables the reads of courses,
+// clients and companies read, and its commands: new courses (course.create, with their dates and a new location in
 // `included`), with their schemas and their writes. A course's participations and custom fields
 // have files of their own: participations.ts, customfields.ts.
 // Imports zod and the contract only: the renderer (a browser) imports it through sync/contract.ts.
@@ -15,8 +16,81 @@ import {
   toMany,
   toOne,
   toOneOrNull,
+  type Collections,
+  type Reads,
+  type RecordTables,
   type WriteSpecs,
 } from './schema-kit';
+import type { CourseDetail } from '../contract';
+
+/**
+ * The course module's sync collections (see Collections), course types first: the service
+ * answers them 423 when the organisation has not licensed the module, and the rest are skipped.
+ */
+export const collections = {
+  course_types: { tables: ['course_types'], words: 'course types' },
+  uvts: { tables: ['uvts'], words: 'accident insurers' },
+  clients: { tables: ['clients'], words: 'clients' },
+  courses: { tables: ['courses', 'course_dates', 'addresses'], words: 'courses' },
+  participations: {
+    tables: ['participations', 'cancellations', 'companies'],
+    words: 'participations',
+  },
+  customfields: { tables: ['customfields'], words: 'custom fields' },
+  client_participants: { tables: ['client_participants'], words: 'client participants' },
+} as const satisfies Collections;
+
+/** The tables each read of the area reads. */
+export const reads = {
+  'courses.list': [
+    'addresses',
+    'clients',
+    'course_trainers',
+    'course_types',
+    'courses',
+    'participations',
+    'replica_meta',
+  ],
+  'courses.days': [
+    'addresses',
+    'clients',
+    'course_dates',
+    'course_trainers',
+    'course_types',
+    'courses',
+    'participations',
+    'replica_meta',
+  ],
+  'courses.get': [
+    'addresses',
+    'clients',
+    'confirmations',
+    'course_dates',
+    'course_trainers',
+    'course_types',
+    'courses',
+    'customfields',
+    'participations',
+    'sync_state',
+    'users',
+  ],
+  'clients.list': ['client_participants', 'clients'],
+  'clients.participants': ['client_participants'],
+  'companies.list': ['companies', 'uvts'],
+} as const satisfies Reads;
+
+/**
+ * The tables a write of a course changes: its own, and those a change of its row may cascade to
+ * (its dates, trainers, participations and custom fields).
+ */
+export const recordTables = {
+  course: ['courses', 'course_dates', 'course_trainers', 'participations', 'customfields'],
+} as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  course: CourseDetail;
+}
 
 // ---------------------------------------------------------------------------------------------
 // course (with included course_date and address)

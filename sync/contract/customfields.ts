@@ -1,5 +1,5 @@
-// The custom fields area's commands: a course's own fields (customfield.*), with their schemas
-// and their writes.
+// The custom fields area's commands: a course's own fields (customfield.*), with their schemas,
+// their writes and the tables those change.
 // Imports zod and the contract only: the renderer (a browser) imports it through sync/contract.ts.
 import { z } from 'zod';
 import {
@@ -10,8 +10,18 @@ import {
   requireChange,
   say,
   text,
+  type RecordTables,
   type WriteSpecs,
 } from './schema-kit';
+import type { CourseDetail } from '../contract';
+
+/** The tables a write of each of the area's resource types changes. */
+export const recordTables = { customfield: ['customfields'] } as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  customfield: CourseDetail['customfields'][number];
+}
 
 // ---------------------------------------------------------------------------------------------
 // customfield

@@ -13,8 +13,55 @@ import {
   say,
   text,
   toOne,
+  type Collections,
+  type Reads,
+  type RecordTables,
   type WriteSpecs,
 } from './schema-kit';
+import type { HoursItem, QueryResults } from '../contract';
+
+/** The area's sync collections (see Collections). */
+export const collections = {
+  helferstunden: {
+    tables: ['helferstunden', 'helferstunden_anlaesse', 'helferstunden_typen', 'anlass_referenzen'],
+    words: 'volunteer hours',
+  },
+  helferstunden_einstellungen: { tables: ['singletons'], words: 'hour settings' },
+} as const satisfies Collections;
+
+/** The tables each read of the area reads. */
+export const reads = {
+  'hours.list': [
+    'helferstunden',
+    'helferstunden_anlaesse',
+    'helferstunden_typen',
+    'replica_meta',
+    'users',
+  ],
+  'hours.summary': ['helferstunden', 'helferstunden_typen', 'replica_meta'],
+  'hours.types': ['helferstunden_typen'],
+  'hours.years': ['helferstunden', 'replica_meta'],
+  'hours.occasions': ['courses', 'helferstunden_anlaesse'],
+  'hours.suggestions': [
+    'course_dates',
+    'course_trainers',
+    'courses',
+    'helferstunden',
+    'replica_meta',
+  ],
+} as const satisfies Reads;
+
+/** The tables a write of each of the area's resource types changes. */
+export const recordTables = {
+  helferstunden: ['helferstunden'],
+  helferstunden_anlass: ['helferstunden_anlaesse'],
+} as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  helferstunden: HoursItem;
+  helferstunden_anlass: QueryResults['hours.occasions'][number];
+}
 
 // ---------------------------------------------------------------------------------------------
 // helferstunden, helferstunden_anlass

@@ -1,33 +1,15 @@
 // What each call of the contract is. `read`: reads the replica and changes nothing (a screen may
 // keep it live: CALL_READS names its tables). `write`: changes the replica or the outbox here,
-// without the network (CALL_WRITES names its tables; the session wakes the sync after it).
-// `host`: the app session's own (the account and login, the service, the scheduler, settings,
-// files and the window). ../contract.ts composes CALL_KINDS; sync/contract/kinds.test.ts keeps
-// every name declared.
+// without the network (CALL_WRITES names its tables, from the areas' RECORD_TABLES; the session
+// wakes the sync after it). `host`: the app session's own (the account and login, the service,
+// the scheduler, settings, files and the window). ../contract.ts composes CALL_KINDS;
+// sync/contract/kinds.test.ts keeps every name declared.
 // Imports the contract only: the renderer imports this file through sync/contract.ts.
-import { WRITE_COMMANDS, type CommandName, type WriteCommandName } from './commands';
+import { RECORD_TABLES, WRITE_COMMANDS, type CommandName, type WriteCommandName } from './commands';
 import { hostCalls, type HostCallName } from './host';
-import type { WriteResourceType } from './schema-kit';
 
 export const CALL_KIND_NAMES = ['read', 'write', 'host'] as const;
 export type CallKind = (typeof CALL_KIND_NAMES)[number];
-
-/**
- * The replica's tables a write of a record of each type changes: its own, and those a change of
- * its row may cascade to (a person's trainings, checks and honours; a course's dates, trainers,
- * participations and custom fields).
- */
-const RECORD_TABLES = {
-  user: ['users', 'qualifikationen', 'ausbildungen', 'ueberpruefungen', 'ehrungen'],
-  ausbildung: ['ausbildungen'],
-  kalender: ['kalender'],
-  helferstunden: ['helferstunden'],
-  helferstunden_anlass: ['helferstunden_anlaesse'],
-  benachrichtigung: ['benachrichtigungen'],
-  course: ['courses', 'course_dates', 'course_trainers', 'participations', 'customfields'],
-  participation: ['participations'],
-  customfield: ['customfields'],
-} as const satisfies Record<WriteResourceType, readonly string[]>;
 
 /** Every write queues (or folds into) an operation and keeps its record's conflicts true. */
 const QUEUE = ['outbox', 'conflicts'] as const;

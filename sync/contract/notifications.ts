@@ -1,8 +1,35 @@
-// The notifications area's commands: marking a notification read or unread and deleting it
-// (benachrichtigung.*), with their schemas and their writes.
+// The notifications area: its sync collection, the tables its reads read, and its commands,
+// marking a notification read or unread and deleting it (benachrichtigung.*), with their schemas
+// and their writes.
 // Imports zod and the contract only: the renderer (a browser) imports it through sync/contract.ts.
 import { z } from 'zod';
-import { ids, named, type WriteSpecs } from './schema-kit';
+import type { QueryResults } from '../contract';
+import {
+  ids,
+  named,
+  type Collections,
+  type Reads,
+  type RecordTables,
+  type WriteSpecs,
+} from './schema-kit';
+
+/** The area's sync collections (see Collections). */
+export const collections = {
+  benachrichtigungen: { tables: ['benachrichtigungen'], words: 'notifications' },
+} as const satisfies Collections;
+
+/** The tables each read of the area reads. */
+export const reads = { 'notifications.list': ['benachrichtigungen'] } as const satisfies Reads;
+
+/** The tables a write of each of the area's resource types changes. */
+export const recordTables = {
+  benachrichtigung: ['benachrichtigungen'],
+} as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  benachrichtigung: QueryResults['notifications.list'][number];
+}
 
 // ---------------------------------------------------------------------------------------------
 // benachrichtigung

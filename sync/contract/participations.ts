@@ -1,5 +1,5 @@
-// The participations area's commands: a course's participants (participation.*, with a new
-// company in `included`), with their schemas and their writes.
+// The participations area: the tables its read reads, and its commands, a course's participants
+// (participation.*, with a new company in `included`), with their schemas and their writes.
 // Imports zod and the contract only: the renderer (a browser) imports it through sync/contract.ts.
 import { z } from 'zod';
 import {
@@ -13,8 +13,24 @@ import {
   say,
   text,
   toOneOrNull,
+  type Reads,
+  type RecordTables,
   type WriteSpecs,
 } from './schema-kit';
+import type { ParticipationItem } from '../contract';
+
+/** The tables each read of the area reads. */
+export const reads = {
+  'participations.list': ['companies', 'participations', 'uvts'],
+} as const satisfies Reads;
+
+/** The tables a write of each of the area's resource types changes. */
+export const recordTables = { participation: ['participations'] } as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  participation: ParticipationItem;
+}
 
 // ---------------------------------------------------------------------------------------------
 // participation (with an included company)

@@ -13,8 +13,51 @@ import {
   say,
   text,
   toOne,
+  type Collections,
+  type Reads,
+  type RecordTables,
   type WriteSpecs,
 } from './schema-kit';
+import type { PersonDetail } from '../contract';
+
+/** The area's sync collections (see Collections). */
+export const collections = {
+  personal: { tables: ['users', 'organisations'], words: 'people' },
+  ausbildungen: { tables: ['ausbildungen'], words: 'trainings' },
+  person_details: { tables: ['ueberpruefungen', 'ehrungen'], words: 'checks and honours' },
+} as const satisfies Collections;
+
+/** The tables each read of the area reads. */
+export const reads = {
+  'personnel.list': ['qualifikationen', 'users'],
+  'personnel.get': [
+    'ausbildungen',
+    'confirmations',
+    'ehrungen',
+    'organisations',
+    'qualifikationen',
+    'sync_state',
+    'ueberpruefungen',
+    'users',
+  ],
+  'personnel.countByStatus': ['users'],
+  'personnel.facets': ['qualifikationen', 'users'],
+} as const satisfies Reads;
+
+/**
+ * The tables a write of each of the area's resource types changes: its own, and for a person
+ * those a change of the row may cascade to (qualifications, trainings, checks and honours).
+ */
+export const recordTables = {
+  user: ['users', 'qualifikationen', 'ausbildungen', 'ueberpruefungen', 'ehrungen'],
+  ausbildung: ['ausbildungen'],
+} as const satisfies RecordTables;
+
+/** A written record as the area's read gives it (see WrittenRecords). */
+export interface Written {
+  user: PersonDetail;
+  ausbildung: PersonDetail['ausbildungen'][number];
+}
 
 // ---------------------------------------------------------------------------------------------
 // user (Personal): user_post, user_patch, user_put

@@ -1,116 +1,41 @@
 // The replica's tables each read of the contract reads: a screen's query runs again only when
-// the core says one of them changed (the event data.changed names tables). Declared once, here;
+// the core says one of them changed (the event data.changed names tables). Declared once: the
+// areas' reads in their files (personnel.ts, courses.ts, ...), the others here;
 // test/sync/call-tables.test.ts keeps every line true by asking SQLite which tables each query
-// opens. Imports nothing: the renderer imports this file.
+// opens. Imports the contract only: the renderer imports this file.
+import * as calendars from './calendars';
+import { COLLECTIONS } from './collections';
+import * as courses from './courses';
+import * as hours from './hours';
+import * as notifications from './notifications';
+import * as participations from './participations';
+import * as personnel from './personnel';
 
-export const CALL_READS = {
-  'personnel.list': ['qualifikationen', 'users'],
-  'personnel.get': [
-    'ausbildungen',
-    'confirmations',
-    'ehrungen',
-    'organisations',
-    'qualifikationen',
-    'sync_state',
-    'ueberpruefungen',
-    'users',
-  ],
-  'personnel.countByStatus': ['users'],
-  'personnel.facets': ['qualifikationen', 'users'],
-  'courses.list': [
-    'addresses',
-    'clients',
-    'course_trainers',
-    'course_types',
-    'courses',
-    'participations',
-    'replica_meta',
-  ],
-  'courses.days': [
-    'addresses',
-    'clients',
-    'course_dates',
-    'course_trainers',
-    'course_types',
-    'courses',
-    'participations',
-    'replica_meta',
-  ],
-  'courses.get': [
-    'addresses',
-    'clients',
-    'confirmations',
-    'course_dates',
-    'course_trainers',
-    'course_types',
-    'courses',
-    'customfields',
-    'participations',
-    'sync_state',
-    'users',
-  ],
-  'participations.list': ['companies', 'participations', 'uvts'],
-  'hours.list': [
-    'helferstunden',
-    'helferstunden_anlaesse',
-    'helferstunden_typen',
-    'replica_meta',
-    'users',
-  ],
-  'hours.summary': ['helferstunden', 'helferstunden_typen', 'replica_meta'],
-  'hours.types': ['helferstunden_typen'],
-  'hours.years': ['helferstunden', 'replica_meta'],
-  'hours.occasions': ['courses', 'helferstunden_anlaesse'],
-  'hours.suggestions': [
-    'course_dates',
-    'course_trainers',
-    'courses',
-    'helferstunden',
-    'replica_meta',
-  ],
-  'calendars.list': ['kalender'],
-  'notifications.list': ['benachrichtigungen'],
-  'reference.get': ['course_types', 'singletons', 'steuersaetze', 'uvts'],
-  'clients.list': ['client_participants', 'clients'],
-  'clients.participants': ['client_participants'],
-  'companies.list': ['companies', 'uvts'],
-  'forms.list': ['formulare'],
-  search: ['clients', 'courses', 'helferstunden_anlaesse', 'participations', 'users'],
-  // The status counts every collection: it reads (almost) every table.
-  'sync.status': [
-    'addresses',
-    'anlass_referenzen',
-    'ausbildungen',
-    'benachrichtigungen',
-    'cancellations',
-    'client_participants',
-    'clients',
-    'companies',
+/** The tables of every collection, and the sync's own: what the status counts and reports. */
+const STATUS_TABLES = [
+  ...new Set([
+    ...Object.values(COLLECTIONS).flatMap((collection) => collection.tables),
     'confirmations',
     'conflicts',
-    'course_dates',
-    'course_types',
-    'courses',
-    'customfields',
-    'ehrungen',
-    'formulare',
-    'helferstunden',
-    'helferstunden_anlaesse',
-    'helferstunden_typen',
-    'kalender',
-    'organisations',
     'outbox',
-    'participations',
     'quarantine',
     'replica_meta',
-    'singletons',
-    'steuersaetze',
     'sync_log',
     'sync_state',
-    'ueberpruefungen',
-    'users',
-    'uvts',
-  ],
+  ]),
+].sort();
+
+export const CALL_READS = {
+  ...personnel.reads,
+  ...courses.reads,
+  ...participations.reads,
+  ...hours.reads,
+  ...calendars.reads,
+  ...notifications.reads,
+  'reference.get': ['course_types', 'singletons', 'steuersaetze', 'uvts'],
+  'forms.list': ['formulare'],
+  search: ['clients', 'courses', 'helferstunden_anlaesse', 'participations', 'users'],
+  'sync.status': STATUS_TABLES,
   'sync.quarantine': ['quarantine'],
   'sync.areas': ['replica_meta', 'sync_state'],
   'outbox.list': ['outbox'],

@@ -2,8 +2,10 @@
 // and id formats, `named` (members refused by name, read-only ones with the reason), the shapes of
 // relationships, and the type of a write's route. Every area's file (personnel.ts, hours.ts, ...)
 // builds its commands with these, so each input rule is written once.
-// Imports zod only: the renderer (a browser) imports it through sync/contract.ts.
+// Imports zod and the types of ./commands (the writable types its areas declare): the renderer
+// (a browser) imports it through sync/contract.ts.
 import { z } from 'zod';
+import type { RECORD_TABLES } from './commands';
 
 // ---------------------------------------------------------------------------------------------
 // Issues in two languages
@@ -257,17 +259,23 @@ export const toMany = <T extends string>(type: T, id: IdSchema) =>
 // ---------------------------------------------------------------------------------------------
 // Where a write goes: each area declares its writes' routes next to their schemas
 
-/** The service's resource types the writes change. */
-export type WriteResourceType =
-  | 'user'
-  | 'ausbildung'
-  | 'kalender'
-  | 'helferstunden'
-  | 'helferstunden_anlass'
-  | 'benachrichtigung'
-  | 'course'
-  | 'participation'
-  | 'customfield';
+/**
+ * The service's resource types the writes change: those the areas name in their `recordTables`
+ * (merged in ./commands.ts), so a new writable resource is declared in its area only.
+ */
+export type WriteResourceType = keyof typeof RECORD_TABLES;
+
+/** An area's writable resource types, each with the replica tables a write of its records changes. */
+export type RecordTables = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * An area's sync collections: the replica tables each fills (sync.status counts their records)
+ * and its name in words (the command line's).
+ */
+export type Collections = Readonly<Record<string, { tables: readonly string[]; words: string }>>;
+
+/** An area's reads: the replica tables each reads (see ./reads.ts). */
+export type Reads = Readonly<Record<string, readonly string[]>>;
 
 /** Where one write goes, for its parsed (valid) arguments `Args`. */
 export interface WriteSpec<Args> {

@@ -1,27 +1,9 @@
-// The sync's side of the contract: the service's areas (and the collections each is made of),
-// what sync.status, sync.areas and sync.quarantine answer, and the background scheduler's state
-// that every sync indicator shows. Imports nothing: the renderer imports it through the contract.
+// The sync's side of the contract: the service's areas (declared in ./collections.ts), what
+// sync.status, sync.areas and sync.quarantine answer, and the background scheduler's state
+// that every sync indicator shows. Imports the contract only: the renderer imports it.
 
-/** The service's areas as the UI shows them, and the sync collections each is made of. */
-export const AREAS = {
-  personnel: ['personal', 'ausbildungen', 'person_details'],
-  organisation: ['orga', 'userinfo'],
-  calendars: ['kalender'],
-  notifications: ['benachrichtigungen'],
-  hours: ['helferstunden', 'helferstunden_einstellungen'],
-  taxRates: ['steuersaetze'],
-  courses: [
-    'course_types',
-    'uvts',
-    'clients',
-    'courses',
-    'participations',
-    'customfields',
-    'client_participants',
-  ],
-  forms: ['formulare'],
-} as const satisfies Record<string, readonly string[]>;
-export type AreaName = keyof typeof AREAS;
+export { AREAS, COLLECTIONS, type AreaName } from './collections';
+import type { AreaName } from './collections';
 
 export interface SyncStatus {
   /** Records in the replica, keyed by the service's resource type. */

@@ -5,14 +5,18 @@ import type { Sqlite } from '../db/sqlite';
 import type { RowValues } from '../db/writer';
 import {
   WRITABLE_RESOURCES,
+  referencesTo,
   writableResource,
+  type Reference,
   type ReplicaReader,
   type ServiceResource,
   type WritableResource,
 } from '../resources';
 import { prepared } from '../db/statements';
 
-export interface WritableType extends Pick<WritableResource, 'type' | 'table' | 'referencedBy'> {
+export interface WritableType extends Pick<WritableResource, 'type' | 'table'> {
+  /** The columns that hold its ids (see referencesTo). */
+  referencedBy: readonly Reference[];
   /**
    * The replica row of a resource (the service's version with local changes on top). `stored`
    * is the row as it is, for what the resource itself may not name (its course, its person).
@@ -38,7 +42,7 @@ export function replicaReader(sqlite: Sqlite): ReplicaReader {
 const asWritableType = (resource: WritableResource): WritableType => ({
   type: resource.type,
   table: resource.table,
-  referencedBy: resource.referencedBy,
+  referencedBy: referencesTo(resource),
   toRow: (r, stored, sqlite) => resource.localRow(r, stored, replicaReader(sqlite)),
 });
 

@@ -4,15 +4,7 @@ import { watchClockSkew, type ApiClient } from '../api';
 import { AREAS } from '../contract';
 import type { Replica } from '../db/open';
 import { tableChangesOf } from '../db/table-changes';
-import {
-  baseOf,
-  benachrichtigung,
-  client,
-  courseType,
-  kalender,
-  steuersatz,
-  uvt,
-} from '../resources';
+import { baseOf, WHOLE_COLLECTIONS } from '../resources';
 import type { CollectionResult, PullContext } from './context';
 import { countCollectionRequest, countingOwnRequests, createPullContext } from './context';
 import { RequestBudget, type BudgetReport } from './budget';
@@ -27,14 +19,7 @@ import { pullSingleton, pullWhole } from './collections/whole';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions, type SyncProgress } from './options';
 import { pullFeed, serviceHostWatch } from './feed-sync';
 import { forgetGoneItems } from './freshness';
-import {
-  planCourses,
-  planHoursWindows,
-  planPeople,
-  planPersonalScan,
-  planReference,
-  type ReferenceCollection,
-} from './plan';
+import { planCourses, planHoursWindows, planPeople, planPersonalScan, planReference } from './plan';
 import { pruneOrphans } from './quarantine';
 import { RestoreWatch, type RestoreNotice } from './restore';
 import { readState, setMeta, setSyncLog, writeState } from './state';
@@ -99,13 +84,9 @@ export const COURSE_MODULE: readonly string[] = [...AREAS.courses, 'formulare'];
 const SUMMARY_ORDER = [
   'userinfo',
   'orga',
-  'personal',
-  'ausbildungen',
-  'person_details',
-  'kalender',
-  'benachrichtigungen',
+  ...AREAS.personnel,
+  ...referenceLists().map((whole) => whole.collection),
   'helferstunden_einstellungen',
-  'steuersaetze',
   ...COURSE_MODULE,
   'helferstunden',
   'helferstunden_history',
@@ -304,7 +285,7 @@ async function runLanes(stop: AbortController, lanes: (() => Promise<void>)[]): 
 }
 
 /** The own organisation and the small collections that everything else refers to, those due. */
-async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCollection>) {
+async function pullReferenceData(ctx: PullContext, due: ReadonlySet<string>) {
   const pulls: Promise<unknown>[] = [];
   if (due.has('orga'))
     pulls.push(
@@ -313,48 +294,17 @@ async function pullReferenceData(ctx: PullContext, due: ReadonlySet<ReferenceCol
         return { type: data.type, id: data.id, base: baseOf(data) };
       }),
     );
-  if (due.has('kalender'))
-    pulls.push(
-      pullWhole(ctx, {
-        collection: 'kalender',
-        table: kalender.table,
-        fetch: (signal) => ctx.api.listKalender({ signal }),
-        toRow: kalender.row,
-      }),
-    );
-  if (due.has('benachrichtigungen'))
-    pulls.push(
-      pullWhole(ctx, {
-        collection: 'benachrichtigungen',
-        table: benachrichtigung.table,
-        fetch: (signal) => ctx.api.listBenachrichtigungen({ signal }),
-        toRow: benachrichtigung.row,
-      }),
-    );
+  for (const whole of referenceLists())
+    if (due.has(whole.collection)) pulls.push(pullWhole(ctx, wholeSpec(ctx, whole)));
   if (due.has('helferstunden_einstellungen')) pulls.push(pullHourSettings(ctx));
-  if (due.has('steuersaetze'))
-    pulls.push(
-      pullWhole(ctx, {
-        collection: 'steuersaetze',
-        table: steuersatz.table,
-        fetch: (signal) => ctx.api.listSteuersaetze({ signal }),
-        toRow: steuersatz.row,
-      }),
-    );
   // Small and independent of each other: side by side (the client bounds what is in flight).
   await allOrFirstFailure(pulls);
 }
 
 /** The course module's reference data due, then the courses of the window (every sync). */
-async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollection>) {
+async function pullCourseList(ctx: PullContext, due: ReadonlySet<string>) {
   const office = ctx.options.profile === 'office';
-  if (due.has('course_types'))
-    await pullWhole(ctx, {
-      collection: 'course_types',
-      table: courseType.table,
-      fetch: (signal) => ctx.api.listCourseTypes({ signal }),
-      toRow: courseType.row,
-    });
+  if (due.has('course_types')) await pullWhole(ctx, wholeSpec(ctx, courseList('course_types')));
   if (courseModuleSkipped(ctx)) {
     // The organisation has no course module (423): skip it, without failing the sync.
     skipDependents(ctx, 'course_types', COURSE_MODULE.slice(1));
@@ -362,26 +312,38 @@ async function pullCourseList(ctx: PullContext, due: ReadonlySet<ReferenceCollec
   }
   // The UVTs beside the clients and courses (the courses name clients, so those come first).
   await allOrFirstFailure([
-    due.has('uvts') &&
-      pullWhole(ctx, {
-        collection: 'uvts',
-        table: uvt.table,
-        fetch: (signal) => ctx.api.listUvts({ signal }),
-        toRow: uvt.row,
-      }),
+    due.has('uvts') && pullWhole(ctx, wholeSpec(ctx, courseList('uvts'))),
     (async () => {
-      if (office && due.has('clients'))
-        await pullWhole(ctx, {
-          collection: 'clients',
-          table: client.table,
-          fetch: (signal) => ctx.api.listClients({ signal }),
-          toRow: client.row,
-        });
+      if (office && due.has('clients')) await pullWhole(ctx, wholeSpec(ctx, courseList('clients')));
       await withinBudget(ctx, 'courses', () => pullCourses(ctx));
     })(),
   ]);
   // Without the courses, their participants and fields cannot be asked for: the same reason holds.
   skipDependents(ctx, 'courses', ['participations', 'customfields']);
+}
+
+/** The lists read whole on the reference rotation, beside the other small collections. */
+function referenceLists() {
+  return WHOLE_COLLECTIONS.filter((whole) => whole.lane === 'reference');
+}
+
+/** One of the course module's lists read whole, which the courses' lane fetches in its order. */
+function courseList(collection: string) {
+  const whole = WHOLE_COLLECTIONS.find(
+    (candidate) => candidate.lane === 'courses' && candidate.collection === collection,
+  );
+  if (!whole) throw new Error(`No course list ${collection} in the resource registry`);
+  return whole;
+}
+
+/** What pullWhole needs of a list read whole, with this sync's client. */
+function wholeSpec(ctx: PullContext, whole: (typeof WHOLE_COLLECTIONS)[number]) {
+  return {
+    collection: whole.collection,
+    table: whole.table,
+    fetch: (signal?: AbortSignal) => whole.fetch(ctx.api, signal),
+    toRow: whole.toRow,
+  };
 }
 
 /** The organisation has not licensed the course module (423), as this sync or the last one heard. */

@@ -3,6 +3,7 @@
 // request budget goes. Rotations are asked in the order of how much they matter now.
 import { addDays, format } from 'date-fns';
 import { prepared } from '../db/statements';
+import { WHOLE_COLLECTIONS } from '../resources';
 import type { PullContext } from './context';
 import type { SyncOptions } from './options';
 import {
@@ -38,27 +39,27 @@ export interface PeoplePlan {
 /** Near-window courses confirmed more recently than this are not asked for again (a sync right after a write). */
 const NEAR_WINDOW_MIN_AGE_MS = 60_000;
 
-/** The reference collections, kept on a rotation of their own (the first sync takes them all). */
-const REFERENCE_COLLECTIONS = [
+/**
+ * The reference collections, kept on a rotation of their own (the first sync takes them all):
+ * the single documents, then the lists read whole, in the registry's order.
+ */
+const REFERENCE_COLLECTIONS: readonly string[] = [
   'userinfo',
   'orga',
-  'kalender',
-  'benachrichtigungen',
   'helferstunden_einstellungen',
-  'steuersaetze',
-  'course_types',
-  'uvts',
-  'clients',
-] as const;
-export type ReferenceCollection = (typeof REFERENCE_COLLECTIONS)[number];
+  ...WHOLE_COLLECTIONS.map((whole) => whole.collection),
+];
+const OFFICE_ONLY = new Set(
+  WHOLE_COLLECTIONS.filter((whole) => whole.officeOnly).map((whole) => whole.collection),
+);
 
 /**
  * The reference collections this sync fetches: those never synced (or failed last time) at once,
  * the others on rotation, least recently synced first.
  */
-export function planReference(ctx: PullContext): Set<ReferenceCollection> {
+export function planReference(ctx: PullContext): Set<string> {
   const wanted = REFERENCE_COLLECTIONS.filter(
-    (name) => name !== 'clients' || ctx.options.profile === 'office',
+    (name) => !OFFICE_ONLY.has(name) || ctx.options.profile === 'office',
   );
   const states = new Map(
     (
@@ -78,7 +79,7 @@ export function planReference(ctx: PullContext): Set<ReferenceCollection> {
     const state = states.get(name);
     return !state?.last_success_at || state.last_error !== null;
   };
-  const due = new Set<ReferenceCollection>();
+  const due = new Set<string>();
   for (const name of wanted) {
     if ((ctx.options.full || missing(name)) && ctx.budget.take(1, 'reference')) due.add(name);
   }

@@ -12,40 +12,33 @@ import {
   type SyncStatus,
 } from '../contract';
 import type { QuarantineTable } from '../db/schema';
+import { RESOURCES } from '../resources';
 import type { SyncStateTable } from '../db/schema';
 
-/** Where each of the service's resource types lives in the replica. */
-const COUNTS: Record<string, string> = {
-  user: 'SELECT count(*) FROM users',
-  organisation: 'SELECT count(*) FROM organisations',
+/** The records of each of the service's resource types: where its module says it lives. */
+function countQueries(): Record<string, string> {
+  const counts: Record<string, string> = {};
+  for (const module of RESOURCES) {
+    // A table of several service types (an occasion's services and appointments) counts each.
+    if (module.keys.includes('type'))
+      for (const type of module.serviceTypes ?? [])
+        counts[type] = `SELECT count(*) FROM ${module.table} WHERE type = '${type}'`;
+    else counts[module.type] = `SELECT count(*) FROM ${module.table}`;
+  }
+  return { ...counts, ...NOT_MODULES };
+}
+
+/** The types the replica keeps outside the resource modules: single documents, forms, cancellations. */
+const NOT_MODULES: Record<string, string> = {
   orga: "SELECT count(*) FROM singletons WHERE key = 'orga'",
   userinfo: "SELECT count(*) FROM singletons WHERE key = 'userinfo'",
-  ausbildung: 'SELECT count(*) FROM ausbildungen',
-  ueberpruefung: 'SELECT count(*) FROM ueberpruefungen',
-  ehrung: 'SELECT count(*) FROM ehrungen',
-  kalender: 'SELECT count(*) FROM kalender',
-  helferstunden: 'SELECT count(*) FROM helferstunden',
-  helferstunden_anlass: 'SELECT count(*) FROM helferstunden_anlaesse',
-  helferstunden_typ: 'SELECT count(*) FROM helferstunden_typen',
   helferstunden_einstellungen:
     "SELECT count(*) FROM singletons WHERE key = 'helferstunden_einstellungen'",
-  dienst: "SELECT count(*) FROM anlass_referenzen WHERE type = 'dienst'",
-  termin: "SELECT count(*) FROM anlass_referenzen WHERE type = 'termin'",
-  benachrichtigung: 'SELECT count(*) FROM benachrichtigungen',
   formular: 'SELECT count(*) FROM formulare',
-  steuersatz: 'SELECT count(*) FROM steuersaetze',
-  course: 'SELECT count(*) FROM courses',
-  course_type: 'SELECT count(*) FROM course_types',
-  course_date: 'SELECT count(*) FROM course_dates',
-  address: 'SELECT count(*) FROM addresses',
-  participation: 'SELECT count(*) FROM participations',
   cancellation: 'SELECT count(*) FROM cancellations',
-  company: 'SELECT count(*) FROM companies',
-  uvt: 'SELECT count(*) FROM uvts',
-  client: 'SELECT count(*) FROM clients',
-  client_participant: 'SELECT count(*) FROM client_participants',
-  customfield: 'SELECT count(*) FROM customfields',
 };
+
+const COUNTS = countQueries();
 
 export function syncStatus(sqlite: Sqlite): SyncStatus {
   const counts = Object.fromEntries(

@@ -7,7 +7,6 @@ export const address = {
   type: 'address',
   table: 'addresses',
   keys: ['id'],
-  referencedBy: [{ table: 'courses', column: 'location_id' }],
   row: rowOf<AddressesTable>({
     description: column.text('description'),
     city: column.text('city'),

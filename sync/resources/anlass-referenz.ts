@@ -10,7 +10,6 @@ export const anlassReferenz = {
   serviceTypes: ['dienst', 'termin'],
   table: 'anlass_referenzen',
   keys: ['type', 'id'],
-  referencedBy: [{ table: 'helferstunden_anlaesse', column: 'referenz_id' }],
   row: rowOf<AnlassReferenzenTable>({
     type: (_a, r) => r.type,
     titel: column.text('titel'),

@@ -17,7 +17,7 @@ export const ausbildung = {
   type: 'ausbildung',
   table: 'ausbildungen',
   keys: ['id'],
-  referencedBy: [],
+  references: { user_id: 'user' },
   row,
   label: { de: 'Ausbildung', en: 'training' },
   localRow: (r, stored) => row(r, storedText(stored, 'user_id'), storedText(stored, 'synced_at')),

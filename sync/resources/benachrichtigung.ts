@@ -14,8 +14,13 @@ export const benachrichtigung = {
   type: 'benachrichtigung',
   table: 'benachrichtigungen',
   keys: ['id'],
-  referencedBy: [],
   row,
+  whole: {
+    collection: 'benachrichtigungen',
+    lane: 'reference',
+    fetch: (api, signal) => api.listBenachrichtigungen({ signal }),
+    toRow: row,
+  },
   label: { de: 'Benachrichtigung', en: 'notification' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),
   subject(read, recordId) {

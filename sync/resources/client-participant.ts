@@ -10,7 +10,7 @@ export const clientParticipant = {
   serviceTypes: ['participation'],
   table: 'client_participants',
   keys: ['client_id', 'id'],
-  referencedBy: [],
+  references: { client_id: 'client' },
   row: childRowOf<ClientParticipantsTable>({
     client_id: (_a, _r, clientId) => clientId,
     course_id: column.related('course'),

@@ -4,14 +4,18 @@ import type { ClientsTable } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
 
+const row = rowOf<ClientsTable>({ name: column.text('name'), city: column.text('city') });
+
 export const client = {
   type: 'client',
   table: 'clients',
   keys: ['id'],
-  referencedBy: [
-    { table: 'courses', column: 'client_id' },
-    { table: 'participations', column: 'client_id' },
-    { table: 'client_participants', column: 'client_id' },
-  ],
-  row: rowOf<ClientsTable>({ name: column.text('name'), city: column.text('city') }),
+  row,
+  whole: {
+    collection: 'clients',
+    lane: 'courses',
+    officeOnly: true,
+    fetch: (api, signal) => api.listClients({ signal }),
+    toRow: row,
+  },
 } satisfies ResourceModule & { row: unknown };

@@ -7,6 +7,6 @@ export const company = {
   type: 'company',
   table: 'companies',
   keys: ['id'],
-  referencedBy: [{ table: 'participations', column: 'company_id' }],
+  references: { uvt_id: 'uvt' },
   row: rowOf<CompaniesTable>({ name: column.text('name'), uvt_id: column.related('uvt') }),
 } satisfies ResourceModule & { row: unknown };

@@ -7,7 +7,7 @@ export const courseDate = {
   type: 'course_date',
   table: 'course_dates',
   keys: ['id'],
-  referencedBy: [],
+  references: { course_id: 'course' },
   row: childRowOf<CourseDatesTable>({
     course_id: column.parent('course'),
     date_from: column.text('from'),

@@ -3,13 +3,20 @@ import type { CourseTypesTable } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
 
+const row = rowOf<CourseTypesTable>({
+  name: column.text('name'),
+  short_name: column.text('short_name'),
+});
+
 export const courseType = {
   type: 'course_type',
   table: 'course_types',
   keys: ['id'],
-  referencedBy: [{ table: 'courses', column: 'course_type_id' }],
-  row: rowOf<CourseTypesTable>({
-    name: column.text('name'),
-    short_name: column.text('short_name'),
-  }),
+  row,
+  whole: {
+    collection: 'course_types',
+    lane: 'courses',
+    fetch: (api, signal) => api.listCourseTypes({ signal }),
+    toRow: row,
+  },
 } satisfies ResourceModule & { row: unknown };

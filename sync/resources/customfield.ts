@@ -15,7 +15,7 @@ export const customfield = {
   type: 'customfield',
   table: 'customfields',
   keys: ['id'],
-  referencedBy: [],
+  references: { course_id: 'course' },
   row,
   label: { de: 'Zusatzfeld', en: 'custom field' },
   createdUnder: { type: 'course', argument: 'courseId', column: 'course_id' },

@@ -7,7 +7,7 @@ export const ehrung = {
   type: 'ehrung',
   table: 'ehrungen',
   keys: ['id'],
-  referencedBy: [],
+  references: { user_id: 'user' },
   row: childRowOf<EhrungenTable>({
     user_id: column.parent('user'),
     bezeichnung: column.text('bezeichnung'),

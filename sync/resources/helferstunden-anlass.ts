@@ -23,7 +23,7 @@ export const helferstundenAnlass = {
   type: 'helferstunden_anlass',
   table: 'helferstunden_anlaesse',
   keys: ['id'],
-  referencedBy: [{ table: 'helferstunden', column: 'anlass_id' }],
+  references: { referenz_id: 'anlass_referenz' },
   row,
   label: { de: 'Anlass', en: 'occasion' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),

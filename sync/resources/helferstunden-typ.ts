@@ -8,7 +8,6 @@ export const helferstundenTyp = {
   type: 'helferstunden_typ',
   table: 'helferstunden_typen',
   keys: ['id'],
-  referencedBy: [{ table: 'helferstunden', column: 'typ_id' }],
   row: rowOf<HelferstundenTypenTable>({
     bezeichnung: column.text('bezeichnung'),
     aktiv: column.flag('aktiv'),

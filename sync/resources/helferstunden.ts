@@ -26,7 +26,7 @@ export const helferstunden = {
   type: 'helferstunden',
   table: 'helferstunden',
   keys: ['id'],
-  referencedBy: [],
+  references: { user_id: 'user', anlass_id: 'helferstunden_anlass', typ_id: 'helferstunden_typ' },
   row,
   label: { de: 'Helferstunden-Eintrag', en: 'hour entry' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),

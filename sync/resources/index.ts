@@ -1,7 +1,8 @@
 // The registry of the service's resources: one module each (beside this file), listed once. It
 // refuses at load two modules of one type or one table, and it holds a writable module for every
 // resource type the contract's writes change (a missing one does not compile), so the outbox can
-// ask it for any record type instead of a switch of its own.
+// ask it for any record type instead of a switch of its own. What the others need as lists
+// (the lists the sync reads whole, the columns that reference a resource) is derived here.
 import type { WriteResourceType } from '../contract';
 import type { TableName } from '../db/schema';
 import { address } from './address';
@@ -22,7 +23,7 @@ import { helferstundenTyp } from './helferstunden-typ';
 import { kalender } from './kalender';
 import { organisation } from './organisation';
 import { participation } from './participation';
-import type { ResourceModule, WritableResource } from './resource';
+import type { Reference, ResourceModule, WholeCollection, WritableResource } from './resource';
 import { steuersatz } from './steuersatz';
 import { ueberpruefung } from './ueberpruefung';
 import { user } from './user';
@@ -120,7 +121,32 @@ export const writableResource = (type: string): WritableResource | undefined =>
 /** Every writable resource. */
 export const WRITABLE_RESOURCES: readonly WritableResource[] = Object.values(WRITABLE);
 
+/**
+ * The columns that hold ids of `module`'s records (a temporary id is replaced there): those the
+ * other modules declare as their references to it, and the ones it names itself.
+ */
+export function referencesTo(module: ResourceModule): readonly Reference[] {
+  let found = referencing.get(module.type);
+  if (!found) {
+    found = [
+      ...RESOURCES.flatMap((other) =>
+        Object.entries(other.references ?? {})
+          .filter(([, type]) => type === module.type)
+          .map(([column]) => ({ table: other.table, column })),
+      ),
+      ...(module.referencedBy ?? []),
+    ];
+    referencing.set(module.type, found);
+  }
+  return found;
+}
+const referencing = new Map<string, readonly Reference[]>();
+
 /** The primary key of each resource's table. */
 export const RESOURCE_KEYS: ReadonlyMap<TableName, readonly string[]> = new Map(
   RESOURCES.map((module) => [module.table, module.keys]),
 );
+
+/** The collections the sync reads whole, with their tables, in the registry's order. */
+export const WHOLE_COLLECTIONS: readonly (WholeCollection & { table: TableName })[] =
+  RESOURCES.flatMap((module) => (module.whole ? [{ ...module.whole, table: module.table }] : []));

@@ -14,8 +14,14 @@ export const kalender = {
   type: 'kalender',
   table: 'kalender',
   keys: ['id'],
-  referencedBy: [],
+  references: { user_id: 'user' },
   row,
+  whole: {
+    collection: 'kalender',
+    lane: 'reference',
+    fetch: (api, signal) => api.listKalender({ signal }),
+    toRow: row,
+  },
   label: { de: 'Kalender', en: 'calendar' },
   localRow: (r, stored) => row(r, storedText(stored, 'synced_at')),
   subject(read, recordId, args) {

@@ -7,6 +7,5 @@ export const organisation = {
   type: 'organisation',
   table: 'organisations',
   keys: ['id'],
-  referencedBy: [{ table: 'users', column: 'organisation_id' }],
   row: rowOf<OrganisationsTable>({ name: column.text('name') }),
 } satisfies ResourceModule & { row: unknown };

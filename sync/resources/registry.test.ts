@@ -8,6 +8,7 @@ import { openReplica } from '../db/open';
 import {
   course,
   kalender,
+  referencesTo,
   registry,
   RESOURCES,
   resourceOfTable,
@@ -60,10 +61,45 @@ describe('the resource registry', () => {
         .sort((a, b) => a.pk - b.pk)
         .map((column) => column.name);
       expect(key, module.table).toEqual(module.keys);
-      for (const reference of module.referencedBy) {
+      for (const reference of referencesTo(module)) {
         const names = columnsOf(reference.table).map((column) => column.name);
         expect(names, `${reference.table}.${reference.column}`).toContain(reference.column);
       }
     }
+  });
+
+  it('finds the columns that hold a resource’s ids where the referencing modules declare them', () => {
+    for (const module of RESOURCES) {
+      for (const type of Object.values(module.references ?? {})) {
+        expect(resourceOfType(type), `${module.type} references ${type}`).toBeDefined();
+      }
+    }
+    const columns = (type: string) =>
+      referencesTo(resourceOfType(type)!)
+        .map(({ table, column }) => `${table}.${column}`)
+        .sort();
+    expect(columns('user')).toEqual([
+      'ausbildungen.user_id',
+      'course_trainers.user_id',
+      'ehrungen.user_id',
+      'helferstunden.user_id',
+      'kalender.user_id',
+      'participations.user_id',
+      'qualifikationen.user_id',
+      'ueberpruefungen.user_id',
+    ]);
+    expect(columns('course')).toEqual([
+      'course_dates.course_id',
+      'course_trainers.course_id',
+      'customfields.course_id',
+      'participations.course_id',
+    ]);
+    expect(columns('client')).toEqual([
+      'client_participants.client_id',
+      'courses.client_id',
+      'participations.client_id',
+    ]);
+    expect(columns('uvt')).toEqual(['companies.uvt_id', 'participations.uvt_id']);
+    expect(columns('kalender')).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 // What a module of sync/resources declares about one service resource, and the small helpers
 // its declarations share. A module holds every fact the core keeps about its resource: the
-// table and keys, what references it, its column list (the row mapper), and for a writable
-// resource the outbox's hooks: its row with local changes, the words of what an operation
+// table and keys, the columns of its table that reference other resources, its column list (the
+// row mapper), how the sync reads it when it comes whole, and for a writable resource the
+// outbox's hooks: its row with local changes, the words of what an operation
 // concerns, and how a create whose answer never came is looked for. The hooks read the replica
 // through a ReplicaReader (the outbox runs the SQL), so this room needs no SQLite of its own.
-import type { ApiClient } from '../api';
+import type { ApiClient, Page } from '../api';
 import type { OutboxSubject, WriteResourceType } from '../contract';
 import type { TableName } from '../db/schema';
 import type { ServiceResource } from './columns';
@@ -61,6 +62,21 @@ export interface Reference {
   column: string;
 }
 
+/**
+ * A resource the sync reads whole, one list replacing its table (what the service no longer lists
+ * is removed): small reference data. `reference`: on the reference rotation, beside the other
+ * small lists; `courses`: the course lane's, fetched before the courses that name its records.
+ */
+export interface WholeCollection {
+  /** The sync collection: its sync state, its words (the contract's COLLECTIONS). */
+  collection: string;
+  lane: 'reference' | 'courses';
+  /** Only in the office profile (a trainer's replica has no clients). */
+  officeOnly?: true;
+  fetch(api: ApiClient, signal?: AbortSignal): AsyncGenerator<Page<ServiceResource>>;
+  toRow(resource: ServiceResource, syncedAt: string): RowValues & { id: string; base: string };
+}
+
 /** Every resource the replica keeps. */
 export interface ResourceModule {
   /** The service's resource type (the registry's name where the service has none of its own). */
@@ -70,8 +86,15 @@ export interface ResourceModule {
   table: TableName;
   /** The table's primary key. */
   keys: readonly string[];
-  /** Columns of other tables that name records of this resource (a temporary id is replaced there). */
-  referencedBy: readonly Reference[];
+  /**
+   * Columns of its own table that hold ids of another resource's records, with that resource's
+   * type: a temporary id of such a record is replaced there (see referencesTo in ./index.ts).
+   */
+  references?: Readonly<Record<string, string>>;
+  /** Columns of tables without a module of their own (rows it writes itself) that hold its ids. */
+  referencedBy?: readonly Reference[];
+  /** Read whole by the sync (see WholeCollection). */
+  whole?: WholeCollection;
 }
 
 /** A resource the contract's writes change: the outbox's hooks. */

@@ -4,10 +4,10 @@ import {
   courseDateResource,
   customFieldResource,
   participationResource,
-} from '../api/schemas/courses';
-import { helferstundenResource } from '../api/schemas/helferstunden';
-import { steuersatzResource } from '../api/schemas/messages';
-import { ueberpruefungResource, userResource } from '../api/schemas/personal';
+} from '../api/endpoints/courses';
+import { helferstundenResource } from '../api/endpoints/hours';
+import { steuersatzResource } from '../api/endpoints/messages';
+import { ueberpruefungResource, userResource } from '../api/endpoints/personnel';
 import {
   ausbildung,
   course,

@@ -3,14 +3,21 @@ import type { SteuersaetzeTable } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
 
+const row = rowOf<SteuersaetzeTable>({
+  bezeichnung: column.text('bezeichnung'),
+  satz: column.number('satz'),
+  gueltig_ab: column.text('gueltig_ab'),
+});
+
 export const steuersatz = {
   type: 'steuersatz',
   table: 'steuersaetze',
   keys: ['id'],
-  referencedBy: [],
-  row: rowOf<SteuersaetzeTable>({
-    bezeichnung: column.text('bezeichnung'),
-    satz: column.number('satz'),
-    gueltig_ab: column.text('gueltig_ab'),
-  }),
+  row,
+  whole: {
+    collection: 'steuersaetze',
+    lane: 'reference',
+    fetch: (api, signal) => api.listSteuersaetze({ signal }),
+    toRow: row,
+  },
 } satisfies ResourceModule & { row: unknown };

@@ -7,7 +7,7 @@ export const ueberpruefung = {
   type: 'ueberpruefung',
   table: 'ueberpruefungen',
   keys: ['id'],
-  referencedBy: [],
+  references: { user_id: 'user' },
   row: childRowOf<UeberpruefungenTable>({
     user_id: column.parent('user'),
     bezeichnung: column.text('bezeichnung'),

@@ -3,17 +3,21 @@ import type { UvtsTable } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
 
+const row = rowOf<UvtsTable>({
+  name: column.text('name'),
+  short_name: column.text('short_name'),
+  favorite: column.flag('favorite'),
+});
+
 export const uvt = {
   type: 'uvt',
   table: 'uvts',
   keys: ['id'],
-  referencedBy: [
-    { table: 'companies', column: 'uvt_id' },
-    { table: 'participations', column: 'uvt_id' },
-  ],
-  row: rowOf<UvtsTable>({
-    name: column.text('name'),
-    short_name: column.text('short_name'),
-    favorite: column.flag('favorite'),
-  }),
+  row,
+  whole: {
+    collection: 'uvts',
+    lane: 'courses',
+    fetch: (api, signal) => api.listUvts({ signal }),
+    toRow: row,
+  },
 } satisfies ResourceModule & { row: unknown };

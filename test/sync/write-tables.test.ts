@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CALL_WRITES, WRITE_COMMANDS } from '../../sync/contract';
 import { openReplica } from '../../sync/db/open';
 import type { Sqlite } from '../../sync/db/sqlite';
-import { WRITABLE_RESOURCES, writableResource } from '../../sync/resources';
+import { referencesTo, WRITABLE_RESOURCES, writableResource } from '../../sync/resources';
 import { temporaryFiles } from '../support/temp-files';
 
 const tempFile = temporaryFiles('write-tables');
@@ -52,7 +52,7 @@ describe('CALL_WRITES against the resource modules', () => {
     for (const module of WRITABLE_RESOURCES) {
       const named: string[] = [
         module.table,
-        ...module.referencedBy.map((reference) => reference.table),
+        ...referencesTo(module).map((reference) => reference.table),
       ];
       for (const table of recordTables(module.type))
         if (!named.includes(table)) unnamed.push(`${module.type}: ${table}`);

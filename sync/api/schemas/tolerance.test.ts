@@ -7,17 +7,17 @@ import {
   customFieldResource,
   participationResource,
   uvtResource,
-} from './courses';
-import { helferstundenResource } from './helferstunden';
-import { resourceSchemas } from './index';
-import { benachrichtigungenMeta, formularList, steuersatzResource } from './messages';
-import { userInfo } from './organisation';
+} from '../endpoints/courses';
+import { helferstundenResource } from '../endpoints/hours';
+import { resourceSchemas } from '../endpoints/index';
+import { benachrichtigungenMeta, formularList, steuersatzResource } from '../endpoints/messages';
+import { userInfo } from '../endpoints/organisation';
 import {
   ausbildungResource,
   ehrungResource,
   ueberpruefungResource,
   userResource,
-} from './personal';
+} from '../endpoints/personnel';
 import { countConversions, date, dateTime, flag, integer, number, text, texts } from './tolerance';
 
 /** Parses and returns the data and the number of conversions; fails the test on a rejection. */

@@ -1,7 +1,8 @@
-// Personnel (`/personal`): people, their trainings, checks and honours.
-// Every attribute is optional (read tolerantly, see ./tolerance); none is required to file these
-// records: a person without a readable name is still a person (stored with an empty name), and
-// trainings, checks and honours belong to the person of the request they came with.
+// Personnel (seed 4.1, `/personal`): the schemas of people, their trainings, checks and honours,
+// and the operations (the own record, the list, and per person trainings, checks and honours).
+// Every attribute is optional (read tolerantly, see ../schemas/tolerance); none is required to
+// file these records: a person without a readable name is still a person (stored with an empty
+// name), and trainings, checks and honours belong to the person of the request they came with.
 import type { z } from 'zod';
 import {
   code,
@@ -17,7 +18,11 @@ import {
   resourceSchema,
   text,
   texts,
-} from './common';
+} from '../schemas/common';
+import type { ApiCore, RequestOptions } from '../core';
+import type { Page, Single } from '../pages';
+import { dateTimeParam } from '../urls';
+import { pathSegment } from './path';
 
 const ausbildungFields = {
   ausbildung_id: idText,
@@ -136,3 +141,79 @@ export const ehrungResource = resourceSchema(
   { anyTypeSpelling: true },
 );
 export type EhrungResource = z.infer<typeof ehrungResource>;
+
+/** Status values of `filter[status]` (seed section 3); the type stays open for values the service adds. */
+export type PersonalStatus = 'aktiv' | 'eingeschraenkt' | 'gesperrt' | 'extern' | (string & {});
+
+export interface ListPersonalOptions extends RequestOptions {
+  /** Only records changed since then; a Date is sent as 'Y-m-dTH:i:sP' in UTC, a string as it is. */
+  updatedSince?: Date | string;
+  status?: readonly PersonalStatus[];
+  include?: readonly 'organisation'[];
+}
+
+export interface PerPersonOptions extends RequestOptions {
+  updatedSince?: Date | string;
+  include?: readonly 'user'[];
+}
+
+export interface PersonalApi {
+  getOwnUser(options?: RequestOptions): Promise<Single<UserResource>>;
+  listPersonal(options?: ListPersonalOptions): AsyncGenerator<Page<UserResource>>;
+  listAusbildungen(
+    userId: string,
+    options?: PerPersonOptions,
+  ): AsyncGenerator<Page<AusbildungResource>>;
+  listUeberpruefungen(
+    userId: string,
+    options?: PerPersonOptions,
+  ): AsyncGenerator<Page<UeberpruefungResource>>;
+  listEhrungen(userId: string, options?: RequestOptions): AsyncGenerator<Page<EhrungResource>>;
+}
+
+export function personalApi(core: ApiCore): PersonalApi {
+  const personPath = (userId: string) => `/personal/${pathSegment(userId)}`;
+  const perPersonQuery = (params: PerPersonOptions) => ({
+    'filter[updated_since]': dateTimeParam(params.updatedSince),
+    include: params.include,
+  });
+  return {
+    getOwnUser: (options) => core.getOne('/personal/selbst', {}, userResource, options),
+    listPersonal: (options = {}) =>
+      core.list(
+        '/personal',
+        {
+          'filter[updated_since]': dateTimeParam(options.updatedSince),
+          'filter[status]': options.status,
+          include: options.include,
+        },
+        userResource,
+        options,
+      ),
+    listAusbildungen: (userId, options = {}) =>
+      core.list(
+        `${personPath(userId)}/ausbildungen`,
+        perPersonQuery(options),
+        ausbildungResource,
+        options,
+      ),
+    listUeberpruefungen: (userId, options = {}) =>
+      core.list(
+        `${personPath(userId)}/ueberpruefungen`,
+        perPersonQuery(options),
+        ueberpruefungResource,
+        options,
+      ),
+    listEhrungen: (userId, options) =>
+      core.list(`${personPath(userId)}/ehrungen`, {}, ehrungResource, options),
+  };
+}
+
+/** The area's resource schemas by JSON:API `type` (merged in ./index.ts). */
+export const personnelSchemas = {
+  user: userResource,
+  organisation: organisationResource,
+  ausbildung: ausbildungResource,
+  ueberpruefung: ueberpruefungResource,
+  ehrung: ehrungResource,
+} as const;

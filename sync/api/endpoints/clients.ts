@@ -8,7 +8,7 @@ import {
   type ClientResource,
   type CourseResource,
   type ParticipationResource,
-} from '../schemas/courses';
+} from './courses';
 import type { CourseInclude } from './courses';
 import type { IncludeOptions } from './include';
 import { pathSegment } from './path';
