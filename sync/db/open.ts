@@ -113,9 +113,10 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
   }
   // Personal data of volunteers: readable by the owner only.
   if (isNew) chmodSync(file, 0o600);
+  // Before the migrations: migration 7 folds the people held as a search does.
+  registerSearchFold(sqlite);
   migrate(sqlite);
   restoreDeferredIndexes(sqlite);
-  registerSearchFold(sqlite);
   recordTableChanges(sqlite);
 
   const slowQueryMs = options.slowQueryMs ?? 40;

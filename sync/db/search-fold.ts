@@ -1,14 +1,13 @@
-// Text as a search compares it: lower case and without diacritics, so "muller", "MÜLLER" and
-// "Müller" find each other. SQLite's LIKE and lower() fold ASCII only: the replica's connection
-// gets the same folding as an SQL function, for searches anywhere in a value.
+// Text as a search compares it (foldForSearch, sync/contract/search-text.ts) as an SQL function:
+// SQLite's LIKE and lower() fold ASCII only, so the replica's connection gets the same folding
+// for searches anywhere in a value.
+import { foldForSearch } from '../contract/search-text';
 import type { Sqlite } from './sqlite';
+
+export { foldForSearch };
 
 /** The SQL function that folds a value as foldForSearch does (NULL stays NULL). */
 export const FOLD_FUNCTION = 'vorort_fold';
-
-export function foldForSearch(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('de').replace(/ß/g, 'ss');
-}
 
 /** Folded values by their text: a search folds every course's title again, and titles repeat. */
 const folded = new Map<string, string>();

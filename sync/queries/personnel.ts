@@ -5,7 +5,7 @@ import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from
 import type { Database } from '../db/schema';
 import { foldForSearch } from '../db/search-fold';
 import { applyQualificationEdits } from '../resources';
-import { asBool, byKey, containsText, currentAttributes } from './record';
+import { asBool, byKey, currentAttributes } from './record';
 
 /** The people a search finds (anywhere in names, member number, e-mail, phones; every word). */
 export function peopleMatching(db: Kysely<Database>, search: string | undefined) {
@@ -52,7 +52,8 @@ function searchConditions(search: string | undefined): RawBuilder<boolean>[] {
   const long = words.filter((word) => [...word].length >= 3);
   const conditions = words
     .filter((word) => [...word].length < 3)
-    .map((word) => containsText('users.search_text', word));
+    // search_text is folded already: no folding function per row.
+    .map((word) => sql<boolean>`instr(users.search_text, ${word}) > 0`);
   if (long.length) {
     // Each word a phrase of its own (quotes doubled), all of them required.
     const match = long.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ');
@@ -63,11 +64,15 @@ function searchConditions(search: string | undefined): RawBuilder<boolean>[] {
   return conditions;
 }
 
+/**
+ * Each sort's order, as the expressions of its index (migrations 1 and 7): a page is a range of
+ * the index, and the rowid it ends in breaks ties.
+ */
 const ORDER = {
-  name: ['sort_name'],
-  mitgliednr: ['member_order', 'mitgliednr', 'sort_name'],
-  status: ['status', 'sort_name'],
-  ort: ['ort', 'sort_name'],
+  name: ['users.sort_name'],
+  mitgliednr: ['users.mitgliednr IS NULL', 'users.mitgliednr', 'users.sort_name'],
+  status: ['users.status', 'users.sort_name'],
+  ort: ['users.ort', 'users.sort_name'],
 } as const;
 
 export async function listPersonnel(
@@ -86,31 +91,33 @@ export async function listPersonnel(
     .filter((r) => !chosen || (r.status !== null && chosen.has(r.status)))
     .reduce((sum, r) => sum + Number(r.n), 0);
   const query = chosen ? matching.where('status', 'in', [...chosen]) : matching;
-  // The page's ids first, then their columns and qualifications: the correlated subquery runs
-  // for the people shown, not for every match before sorting. People without a member number
-  // come last when sorted by it.
-  const order = ORDER[args.sort];
+  // The page's rows first (a range of the sort's index), then their columns and qualifications:
+  // the correlated subquery runs for the people shown, not for every match before sorting.
+  const order = ORDER[args.sort].map((expression, index) => ({
+    expression: sql.raw(expression),
+    name: `o${index}`,
+  }));
   let page = query.select([
-    'id',
-    'sort_name',
-    'status',
-    'ort',
-    'mitgliednr',
-    sql<number>`users.mitgliednr IS NULL`.as('member_order'),
+    'users.id',
+    sql<number>`users.rowid`.as('rid'),
+    ...order.map(({ expression, name }) => sql`${expression}`.as(name)),
   ]);
-  for (const column of order) page = page.orderBy(column);
-  page = page.orderBy('id').limit(args.limit).offset(args.offset);
+  for (const { expression } of order) page = page.orderBy(expression);
+  page = page
+    .orderBy(sql`users.rowid`)
+    .limit(args.limit)
+    .offset(args.offset);
   let rows = db
     .with('page', () => page)
     .selectFrom('page')
-    .innerJoin('users', 'users.id', 'page.id')
+    .innerJoin('users', (join) => join.on(sql<boolean>`users.rowid = page.rid`))
     .select([
       'users.id',
       'users.local_state as localState',
-      'vorname',
-      'nachname',
+      'users.vorname',
+      'users.nachname',
       'users.status',
-      'email',
+      'users.email',
       'users.ort',
       'users.mitgliednr',
       // In the service's order, with the unit separator between.
@@ -120,8 +127,8 @@ export async function listPersonnel(
         'qualis',
       ),
     ]);
-  for (const column of order) rows = rows.orderBy(`page.${column}`);
-  const people = await rows.orderBy('users.id').execute();
+  for (const { name } of order) rows = rows.orderBy(sql.ref(`page.${name}`));
+  const people = await rows.orderBy(sql`page.rid`).execute();
   return {
     total,
     statusCounts,

@@ -11,6 +11,7 @@ import {
   text,
   type ServiceResource,
 } from './columns';
+import { foldForSearch } from '../contract/search-text';
 import { fullName, storedText, type ReplicaReader, type WritableResource } from './resource';
 
 const row = rowOf<
@@ -38,15 +39,15 @@ const SEARCHED = ['mitgliednr', 'email', 'telpriv', 'teldienst', 'handy'] as con
 const PHONES = ['telpriv', 'teldienst', 'handy'] as const;
 
 /**
- * The haystack of the personnel search (users_search, trigrams ignoring case and diacritics):
- * the names, member number, e-mail and phone numbers, the numbers also as digits only so that
- * "0171123" finds "0171 / 123". Migration 7 fills the people held before it alike.
+ * The haystack of the personnel search (users_search, trigrams), folded: the names, member
+ * number, e-mail and phone numbers, the numbers also as digits only so that "0171123" finds
+ * "0171 / 123". Migration 7 fills the people held before it alike.
  */
 export function searchTextOf(a: Attributes): string {
   const values = [text(a.vorname), text(a.nachname), ...SEARCHED.map((name) => text(a[name]))];
   const digits = PHONES.map((name) => text(a[name])?.replace(/[^0-9]/g, ''));
-  // ß as ss, as the search folds it (the trigrams' own folding keeps ß).
-  return [...values, ...digits].filter(Boolean).join(' ').replace(/ß/g, 'ss');
+  // Folded as a search is (the trigrams' own folding keeps ß; a short word is compared as is).
+  return foldForSearch([...values, ...digits].filter(Boolean).join(' '));
 }
 
 /** The qualifications embedded in a user resource, one row each. */
