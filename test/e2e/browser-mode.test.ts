@@ -217,8 +217,9 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
 
     // The keyboard: from the top, Tab reaches the skip link, then the sync indicator, with a
     // visible focus ring; Enter opens the details.
-    // An empty spot (the navigation's foot, below its entries) is where Tab starts from.
-    await page.locator('body').click({ position: { x: 100, y: 760 } });
+    // From the top: the page opened afresh (the workspaces below are full of controls now).
+    await page.reload();
+    await page.getByTestId('user-name').waitFor();
     await page.keyboard.press('Tab');
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.className))
