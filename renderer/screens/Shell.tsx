@@ -1,29 +1,41 @@
 // The shell of the signed-in app: the sync indicator always in view, the workspaces (Alt+1 … 5
-// switch between them), the user and sign-out.
+// switch between them), search everything (Ctrl+K), the user and sign-out.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../contract';
 import { DemoServiceSwitch } from '../components/DemoServiceSwitch';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { SearchPalette, type SearchHit } from '../components/SearchPalette';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { dialogOpen } from '../keyboard';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
+import { useCoursesUi } from './courses/state';
 import { HoursWorkspace } from './hours/HoursWorkspace';
 import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
+import { usePersonnelUi } from './personnel/state';
 import { Settings } from './Settings';
 import { SyncCentre } from './sync-centre/SyncCentre';
 
 export const WORKSPACES = ['courses', 'hours', 'personnel', 'syncCenter', 'settings'] as const;
 export type Workspace = (typeof WORKSPACES)[number];
 
+/** Focuses the element `selector` names once it is there (a detail may still be loading). */
+function focusWhenShown(selector: string, tries = 40): void {
+  const element = document.querySelector<HTMLElement>(selector);
+  if (element) element.focus();
+  else if (tries > 0) window.setTimeout(() => focusWhenShown(selector, tries - 1), 50);
+}
+
 export function Shell({ state }: { state: AppState }) {
   const { t } = useTranslation();
   const [workspace, setWorkspace] = useState<Workspace>('courses');
   const [signOut, setSignOut] = useState(false);
+  const [searching, setSearching] = useState(false);
   const main = useRef<HTMLElement>(null);
 
-  const go = (next: Workspace) => {
+  /** To a workspace; the focus to `focus` once it is shown (an opened record's heading). */
+  const go = (next: Workspace, focus?: string) => {
     setWorkspace(next);
     // Keyboard and screen reader users continue where the workspace's work starts (the course
     // list, where T and Enter work at once), else at its main area.
@@ -31,11 +43,30 @@ export function Shell({ state }: { state: AppState }) {
       const starts = main.current?.querySelectorAll<HTMLElement>('[data-workspace-start]') ?? [];
       const shown = [...starts].find((element) => element.getClientRects().length > 0);
       (shown ?? main.current)?.focus();
+      if (focus) focusWhenShown(focus);
     });
+  };
+
+  const openHit = (hit: SearchHit) => {
+    if (hit.kind === 'person') {
+      usePersonnelUi.getState().setOpen(hit.id);
+      go('personnel', '#person-title');
+    } else {
+      const courseId = hit.kind === 'course' ? hit.id : hit.courseId;
+      useCoursesUi.getState().setOpen({ courseId, dateId: null });
+      go('courses', '#course-detail-title');
+    }
   };
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // Search everything: Ctrl+K (Cmd+K on macOS), also from a text box.
+      if ((event.key === 'k' || event.key === 'K') && (event.ctrlKey || event.metaKey)) {
+        if (dialogOpen()) return;
+        event.preventDefault();
+        setSearching(true);
+        return;
+      }
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
       // An open dialog keeps its form: switching would close it and lose what was typed.
       if (dialogOpen()) return;
@@ -102,6 +133,7 @@ export function Shell({ state }: { state: AppState }) {
         )}
       </main>
       <SignOutDialog open={signOut} onClose={() => setSignOut(false)} />
+      <SearchPalette open={searching} onClose={() => setSearching(false)} onOpen={openHit} />
     </div>
   );
 }

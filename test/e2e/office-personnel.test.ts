@@ -272,6 +272,24 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => detail().isVisible()).toBe(true);
   }, 60_000);
 
+  it('Ctrl+K searches everything: a person found without the umlaut, Enter opens them', async (test) => {
+    if (!signedIn) test.skip();
+    await page.keyboard.press('Alt+1');
+    await page.getByTestId('courses-workspace').waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('search-palette-input').waitFor();
+    await page.keyboard.type('zyxmul');
+    await expect
+      .poll(() => page.getByTestId('search-hit').first().getAttribute('data-kind'))
+      .toBe('person');
+    expect(await page.getByTestId('search-hit').first().textContent()).toContain('Zyxmüller');
+    await shot(page, 'personnel-search-everything-1366x860-de', false);
+    await axe('search everything, de');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('person-title');
+    expect(await page.locator('#person-title').textContent()).toBe('Jürgen Zyxmüller');
+  }, 60_000);
+
   it('reads well at 1024×700 and in English, light and dark', async (test) => {
     if (!signedIn) test.skip();
     await page.locator('#people-search').fill('');
