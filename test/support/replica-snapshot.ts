@@ -36,15 +36,28 @@ export interface SnapshotOptions {
   origin?: string;
 }
 
+/**
+ * The replica's tables of its own: a search index (a virtual table and its shadow tables, whose
+ * blocks depend on the order rows came in) is derived from its table's rows, compared there.
+ */
+export function dataTables(sqlite: BetterSqlite3.Database): string[] {
+  const names = (where: string) =>
+    sqlite
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND ${where}`)
+      .pluck()
+      .all() as string[];
+  const virtual = names("sql LIKE 'CREATE VIRTUAL%'");
+  return names("name NOT LIKE 'sqlite_%'").filter(
+    (name) => !virtual.some((index) => name === index || name.startsWith(`${index}_`)),
+  );
+}
+
 /** Every data table's rows (bookkeeping columns left out), sorted, keyed by table name. */
 export function snapshotReplica(
   sqlite: BetterSqlite3.Database,
   options: SnapshotOptions = {},
 ): Record<string, string[]> {
-  const tables = sqlite
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-    .pluck()
-    .all() as string[];
+  const tables = dataTables(sqlite);
   const snapshot: Record<string, string[]> = {};
   for (const table of tables.sort()) {
     if (BOOKKEEPING_TABLES.has(table) || options.skipTables?.includes(table)) continue;

@@ -18,7 +18,7 @@ import {
   officeExpectation,
   type OracleTarget,
 } from '../support/service-oracle';
-import { expectNoDanglingReferences } from '../support/replica-snapshot';
+import { dataTables, expectNoDanglingReferences } from '../support/replica-snapshot';
 import { temporaryFiles } from '../support/temp-files';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -273,12 +273,15 @@ describe('paging', () => {
 function dumpData(replica: Replica): Record<string, unknown[]> {
   const maskOrigin = (value: unknown) =>
     typeof value === 'string' ? value.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'ORIGIN') : value;
-  const tables = replica.sqlite
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sync_state', 'replica_meta', 'sync_log', 'answer_digests', 'confirmations', 'rotations') AND name NOT LIKE 'sqlite_%'",
-    )
-    .pluck()
-    .all() as string[];
+  const skipped = [
+    'sync_state',
+    'replica_meta',
+    'sync_log',
+    'answer_digests',
+    'confirmations',
+    'rotations',
+  ];
+  const tables = dataTables(replica.sqlite).filter((name) => !skipped.includes(name));
   return Object.fromEntries(
     tables.map((table) => [
       table,
