@@ -10,7 +10,14 @@ import type {
   QueryResults,
 } from '../contract';
 import type { Database } from '../db/schema';
-import { asBool, byKey, containsText, currentAttributes, type RowOf } from './record';
+import {
+  asBool,
+  byKey,
+  containsText,
+  currentAttributes,
+  type RowOf,
+  type WrittenReaders,
+} from './record';
 
 function courseListQuery(db: Kysely<Database>) {
   return db
@@ -342,3 +349,10 @@ function queuedCompanyName(
   }
   return null;
 }
+
+/** The records of this file's reads that a write answers (merged in written.ts). */
+export const writtenInCourses = {
+  course: getCourse,
+  participation: participationOf,
+  customfield: customfieldOf,
+} satisfies WrittenReaders;

@@ -2,7 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import type { HoursItem, ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import type { Sqlite } from '../db/sqlite';
-import { asBool, byKey, currentAttributes, prefixPattern, type RowOf } from './record';
+import {
+  asBool,
+  byKey,
+  currentAttributes,
+  prefixPattern,
+  type RowOf,
+  type WrittenReaders,
+} from './record';
 import { addDays, serviceWallClock } from '../contract/service-time';
 
 interface HoursFilter {
@@ -381,3 +388,9 @@ async function courseOccasions(
   }
   return found;
 }
+
+/** The records of this file's reads that a write answers (merged in written.ts). */
+export const writtenInHours = {
+  helferstunden: hoursItemOf,
+  helferstunden_anlass: occasionOf,
+} satisfies WrittenReaders;

@@ -3,7 +3,14 @@ import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import type { Sqlite } from '../db/sqlite';
-import { byKey, containsText, currentAttributes, prefixPattern, type RowOf } from './record';
+import {
+  byKey,
+  containsText,
+  currentAttributes,
+  prefixPattern,
+  type RowOf,
+  type WrittenReaders,
+} from './record';
 import { peopleMatching } from './personnel';
 
 /** A calendars.list item's columns, of the calendars not deleted here. */
@@ -282,3 +289,9 @@ export async function listCompanies(
     .limit(args.limit)
     .execute();
 }
+
+/** The records of this file's reads that a write answers (merged in written.ts). */
+export const writtenInMisc = {
+  kalender: calendarOf,
+  benachrichtigung: notificationOf,
+} satisfies WrittenReaders;

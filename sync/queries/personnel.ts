@@ -5,7 +5,7 @@ import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from
 import type { Database } from '../db/schema';
 import { foldForSearch } from '../db/search-fold';
 import { applyQualificationEdits } from '../resources';
-import { asBool, byKey, currentAttributes } from './record';
+import { asBool, byKey, currentAttributes, type WrittenReaders } from './record';
 
 /** The people a search finds (anywhere in names, member number, e-mail, phones; every word). */
 export function peopleMatching(db: Kysely<Database>, search: string | undefined) {
@@ -277,3 +277,9 @@ export async function countByStatus(db: Kysely<Database>): Promise<Record<string
     .execute();
   return Object.fromEntries(rows.map((r) => [r.status ?? '', Number(r.n)]));
 }
+
+/** The records of this file's reads that a write answers (merged in written.ts). */
+export const writtenInPersonnel = {
+  user: getPerson,
+  ausbildung: trainingOf,
+} satisfies WrittenReaders;

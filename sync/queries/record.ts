@@ -3,8 +3,11 @@ import {
   type Compilable,
   type CompiledQuery,
   type InferResult,
+  type Kysely,
   type RawBuilder,
 } from 'kysely';
+import type { WrittenRecords } from '../contract';
+import type { Database } from '../db/schema';
 import { FOLD_FUNCTION, foldForSearch } from '../db/search-fold';
 import type { Sqlite } from '../db/sqlite';
 import { prepared } from '../db/statements';
@@ -74,3 +77,15 @@ export function byKey<R>(sqlite: Sqlite, name: string, query: (key: string) => C
     all: (key: string) => prepared(sqlite, text).all(...bound(key)) as R[],
   };
 }
+
+/**
+ * How a query file reads one record a write answers, by type (see written.ts): the readers sit
+ * beside the screen's query whose shape they share.
+ */
+export type WrittenReaders = {
+  [T in keyof WrittenRecords]?: (
+    db: Kysely<Database>,
+    sqlite: Sqlite,
+    id: string,
+  ) => WrittenRecords[T] | null | undefined | Promise<WrittenRecords[T] | null | undefined>;
+};

@@ -7,16 +7,19 @@ import type { Kysely } from 'kysely';
 import type { WrittenRecords } from '../contract';
 import type { Database } from '../db/schema';
 import type { Sqlite } from '../db/sqlite';
-import { customfieldOf, getCourse, participationOf } from './courses';
-import { hoursItemOf, occasionOf } from './hours';
-import { calendarOf, notificationOf } from './misc';
-import { getPerson, trainingOf } from './personnel';
+import { writtenInCourses } from './courses';
+import { writtenInHours } from './hours';
+import { writtenInMisc } from './misc';
+import { writtenInPersonnel } from './personnel';
+import type { WrittenReaders } from './record';
 
-type Readers = {
-  [T in keyof WrittenRecords]: (
-    id: string,
-  ) => Promise<WrittenRecords[T] | null | undefined> | WrittenRecords[T] | null | undefined;
-};
+/** Every written record's reader, each declared beside its screen's query. */
+const READERS = {
+  ...writtenInPersonnel,
+  ...writtenInCourses,
+  ...writtenInHours,
+  ...writtenInMisc,
+} satisfies Required<WrittenReaders>;
 
 export async function writtenRecord<T extends keyof WrittenRecords>(
   db: Kysely<Database>,
@@ -24,16 +27,6 @@ export async function writtenRecord<T extends keyof WrittenRecords>(
   type: T,
   id: string,
 ): Promise<WrittenRecords[T] | null> {
-  const readers: Readers = {
-    user: (only) => getPerson(db, sqlite, only),
-    ausbildung: (only) => trainingOf(db, sqlite, only),
-    kalender: (only) => calendarOf(db, sqlite, only),
-    helferstunden: (only) => hoursItemOf(db, sqlite, only),
-    helferstunden_anlass: (only) => occasionOf(db, sqlite, only),
-    benachrichtigung: (only) => notificationOf(db, sqlite, only),
-    course: (only) => getCourse(db, sqlite, only),
-    participation: (only) => participationOf(db, sqlite, only),
-    customfield: (only) => customfieldOf(db, sqlite, only),
-  };
-  return ((await readers[type](id)) ?? null) as WrittenRecords[T] | null;
+  const read = READERS[type] as NonNullable<WrittenReaders[T]>;
+  return (await read(db, sqlite, id)) ?? null;
 }
