@@ -1,7 +1,9 @@
 // The on-demand refresh a detail pane asks for when it opens (a course, a person), and its state
 // for the pane's "Stand: …".
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { commands, isLocalId, type CoreError } from './contract';
+import { relativeTime, useNow } from './format';
 import { asCoreError, useApp, useSync } from './stores';
 
 export type Refresh =
@@ -62,4 +64,25 @@ export function useRefresh(
     );
   }, [bridge, kind, id, online]);
   return state;
+}
+
+/**
+ * A detail's "as of" in words: "Stand: vor 2 Minuten", "Wird aktualisiert …", "Offline – Stand …",
+ * "Hier angelegt – noch nicht beim Dienst"; `offline` for its style.
+ */
+export function useAsOfWords(
+  confirmedAt: string | null,
+  refresh: Refresh,
+): { words: string; offline: boolean } {
+  const { t, i18n } = useTranslation();
+  const now = useNow(15_000);
+  const offline = useSync((store) => store.scheduler?.phase) === 'offline';
+  const when = confirmedAt ? relativeTime(confirmedAt, now, i18n.language, { past: true }) : null;
+  let words: string;
+  if (refresh.phase === 'skipped' && refresh.why === 'local') words = t('asOf.local');
+  else if (offline) words = when ? t('asOf.offline', { when }) : t('asOf.offlineNever');
+  else if (refresh.phase === 'running')
+    words = when ? t('asOf.refreshing', { when }) : t('asOf.refreshingNever');
+  else words = when ? t('asOf.at', { when }) : t('asOf.never');
+  return { words, offline };
 }

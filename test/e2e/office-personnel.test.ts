@@ -20,6 +20,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  fillAccountForm,
   LAPTOP,
   launchChromium,
   noDemo,
@@ -172,12 +173,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
 
   it('signs in as the office and syncs', async () => {
     await page.goto(app.url);
-    const form = page.locator('form.account-form');
-    await form.waitFor();
-    await form.getByLabel('Adresse der Schnittstelle').fill(apiUrl);
-    await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
-    await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
-    await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
+    const form = await fillAccountForm(page, sandbox, apiUrl);
     await form.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
     await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');

@@ -18,6 +18,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  fillAccountForm,
   coreClient,
   indicator,
   LAPTOP,
@@ -109,11 +110,7 @@ describe.skipIf(!haveChromium)('signing in without a browser; the demo offline',
           opened.push(url);
         },
       });
-      const form = page.locator('form.account-form');
-      await form.getByLabel('Adresse der Schnittstelle').fill(sandbox.baseUrl);
-      await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
-      await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
-      await form.getByLabel('Client-ID').fill(sandbox.clientId);
+      const form = await fillAccountForm(page, sandbox);
       await form.getByRole('button', { name: 'Anmelden', exact: true }).click();
 
       await expect

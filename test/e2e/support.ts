@@ -9,7 +9,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type ConsoleMessage,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import axeCore from 'axe-core';
 import WebSocket from 'ws';
 import { build } from 'vite';
@@ -200,4 +206,22 @@ export async function coreClient(server: BrowserServer) {
       socket.send(JSON.stringify({ id, call: name, args }));
     });
   return { call, close: () => socket.close() };
+}
+
+/**
+ * The first run's account form filled for a sandbox (its interface at `apiUrl` when that is
+ * reached through a switch); the form, for the test's own click on "Anmelden".
+ */
+export async function fillAccountForm(
+  page: Page,
+  sandbox: RunningSandbox,
+  apiUrl = sandbox.baseUrl,
+): Promise<Locator> {
+  const form = page.locator('form.account-form');
+  await form.waitFor();
+  await form.getByLabel('Adresse der Schnittstelle').fill(apiUrl);
+  await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
+  await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
+  await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
+  return form;
 }

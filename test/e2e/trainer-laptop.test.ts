@@ -34,6 +34,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  fillAccountForm,
   LAPTOP,
   launchChromium,
   noDemo,
@@ -254,12 +255,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
 
   it('signs in as trainer1 with the trainer profile and syncs', async () => {
     await page.goto(app.url);
-    const form = page.locator('form.account-form');
-    await form.waitFor();
-    await form.getByLabel('Adresse der Schnittstelle').fill(sandbox.baseUrl);
-    await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
-    await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
-    await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
+    const form = await fillAccountForm(page, sandbox);
     await form.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
     await page.keyboard.press('Alt+5');

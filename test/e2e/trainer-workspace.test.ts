@@ -29,6 +29,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  fillAccountForm,
   coreClient,
   launchChromium,
   noDemo,
@@ -240,11 +241,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     await expect
       .poll(() => page.getByRole('heading', { name: 'Willkommen bei Vorort' }).count())
       .toBe(1);
-    const form = page.locator('form.account-form');
-    await form.getByLabel('Adresse der Schnittstelle').fill(serviceUrl);
-    await form.getByLabel('Adresse der Anmeldung (OAuth authorize)').fill(sandbox.authUrl);
-    await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
-    await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
+    const form = await fillAccountForm(page, sandbox, serviceUrl);
     await snap('01-first-run');
     await form.getByRole('button', { name: 'Anmelden' }).click();
     await expect

@@ -8,9 +8,8 @@ import { ExportButton } from '../../components/ExportButton';
 import { type CourseDetail as Course } from '../../contract';
 import { useQuery } from '../../data';
 import { errorText } from '../../errors';
-import { absoluteTime, formatDay, formatTime, relativeTime, useNow } from '../../format';
-import { useRefresh, type Refresh } from '../../refresh';
-import { useSync } from '../../stores';
+import { absoluteTime, formatDay, formatTime } from '../../format';
+import { useAsOfWords, useRefresh, type Refresh } from '../../refresh';
 import { NotSent, StatusBadge } from './bits';
 import { mapUrl } from './logic';
 import { useCoursesUi } from './state';
@@ -126,23 +125,13 @@ export function CourseDetail(props: {
 function AsOf({ course, refresh }: { course: Course; refresh: Refresh }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const now = useNow(15_000);
-  const phase = useSync((store) => store.scheduler?.phase);
   // The course's own "as of" is the older of its record's and its participants'; a refresh of
   // this opening has just read the participants and fields, which is what the trainer works on.
   const confirmedAt = newer(
     course.confirmedAt,
     refresh.phase === 'done' ? refresh.confirmedAt : null,
   );
-  const when = confirmedAt ? relativeTime(confirmedAt, now, language, { past: true }) : null;
-  const offline = phase === 'offline';
-  let words: string;
-  if (refresh.phase === 'skipped' && refresh.why === 'local') words = t('courses.asOf.local');
-  else if (offline)
-    words = when ? t('courses.asOf.offline', { when }) : t('courses.asOf.offlineNever');
-  else if (refresh.phase === 'running')
-    words = when ? t('courses.asOf.refreshing', { when }) : t('courses.asOf.refreshingNever');
-  else words = when ? t('courses.asOf.at', { when }) : t('courses.asOf.never');
+  const { words, offline } = useAsOfWords(confirmedAt, refresh);
   return (
     <span className="as-of">
       <span

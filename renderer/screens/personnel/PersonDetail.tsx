@@ -8,9 +8,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { CommandArgs, PersonDetail as Person } from '../../contract';
 import { sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
-import { formatDate, relativeTime, serviceDay, useNow } from '../../format';
-import { useRefresh, type Refresh } from '../../refresh';
-import { useSync } from '../../stores';
+import { formatDate, serviceDay } from '../../format';
+import { useAsOfWords, useRefresh, type Refresh } from '../../refresh';
 import { NotSent } from '../courses/bits';
 import { addMonths } from '../courses/state';
 import { PersonStatusBadge } from './bits';
@@ -478,19 +477,10 @@ function Honours({ person }: { person: Person }) {
 
 /** "Stand: vor 2 Minuten", "Wird aktualisiert …", "Offline – Stand …" for checks and honours. */
 function AsOf({ person, refresh }: { person: Person; refresh: Refresh }) {
-  const { t, i18n } = useTranslation();
-  const now = useNow(15_000);
-  const offline = useSync((store) => store.scheduler?.phase) === 'offline';
+  const { t } = useTranslation();
   const confirmedAt =
     refresh.phase === 'done' && refresh.confirmedAt ? refresh.confirmedAt : person.confirmedAt;
-  const when = confirmedAt ? relativeTime(confirmedAt, now, i18n.language, { past: true }) : null;
-  let words: string;
-  if (refresh.phase === 'skipped' && refresh.why === 'local') words = t('courses.asOf.local');
-  else if (offline)
-    words = when ? t('courses.asOf.offline', { when }) : t('courses.asOf.offlineNever');
-  else if (refresh.phase === 'running')
-    words = when ? t('courses.asOf.refreshing', { when }) : t('courses.asOf.refreshingNever');
-  else words = when ? t('courses.asOf.at', { when }) : t('courses.asOf.never');
+  const { words, offline } = useAsOfWords(confirmedAt, refresh);
   return (
     <span
       className={offline ? 'as-of-text offline muted' : 'as-of-text muted'}
