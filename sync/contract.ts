@@ -32,6 +32,7 @@ import type {
 // The service's wall clock, read alike by the core and the screens.
 export { SERVICE_ZONE, serviceDay, serviceTime, toServiceDateTime } from './contract/service-time';
 import type { CallName, HostEvent } from './contract/host';
+import { calendarDay } from './contract/export';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
 const id = z.string().min(1).max(200);
@@ -60,6 +61,18 @@ export const queries = {
   'personnel.countByStatus': z.object({}),
   /** The groups and qualifications people have, with how many have each. */
   'personnel.facets': z.object({}),
+  /**
+   * What falls due (Fällig): the people with a training whose validity ends, or a check whose
+   * next date is, on or before `until` (expired ones included), by name; with `unread`, then
+   * the people whose checks the service never gave here (unknown, not clear). Expired means
+   * before today (the service's day, or `today`).
+   */
+  'personnel.due': z.object({
+    until: calendarDay,
+    today: calendarDay.optional(),
+    unread: z.boolean().default(true),
+    ...page,
+  }),
   /** Courses in a date range; by default all in the replica. `trainerId: 'self'` means the signed-in user. */
   'courses.list': z.object({
     from: isoDate.optional(),
@@ -203,6 +216,29 @@ export interface PersonDetail extends PersonListItem {
   confirmedAt: string | null;
 }
 
+/** A training or check that falls due (personnel.due). */
+export interface DueEntry {
+  kind: 'training' | 'check';
+  id: string;
+  bezeichnung: string | null;
+  /** The training's gueltig_bis or the check's naechste_pruefung (YYYY-MM-DD). */
+  due: string;
+  /** Before today. */
+  expired: boolean;
+}
+
+/** A person in the due list, with what falls due (none: listed because never read). */
+export interface DuePerson {
+  id: string;
+  vorname: string;
+  nachname: string;
+  mitgliednr: string | null;
+  status: string | null;
+  /** When the service last confirmed the person's checks here; null: never read. */
+  checksConfirmedAt: string | null;
+  entries: DueEntry[];
+}
+
 export interface CourseListItem {
   id: string;
   localState: LocalState;
@@ -300,6 +336,12 @@ export interface QueryResults {
   'personnel.facets': {
     groups: { name: string; people: number }[];
     qualifications: { name: string; people: number }[];
+  };
+  'personnel.due': Paged<DuePerson> & {
+    /** The day that divides expired from falling due. */
+    today: string;
+    /** People listed with something due (the rest of total: listed because never read). */
+    withDue: number;
   };
   'courses.list': Paged<CourseListItem>;
   'courses.days': Paged<CourseDayItem> & {

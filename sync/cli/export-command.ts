@@ -28,6 +28,8 @@ interface ExportCommandOptions {
   user?: string;
   approved?: string;
   includeCancelled?: boolean;
+  /** commander's --no-unread: false when given. */
+  unread: boolean;
   separator: string;
   lang: string;
   out: string;
@@ -38,13 +40,13 @@ export function registerExportCommand(program: Command): void {
   program
     .command('export')
     .description(
-      'Write a calendar (.ics), a spreadsheet (CSV) or a course’s attendance list (PDF) from the replica, offline',
+      'Write a calendar (.ics), a spreadsheet (CSV), a course’s attendance list or what falls due (PDF) from the replica, offline',
     )
     .requiredOption('--db <file>', 'the replica (SQLite file)')
     .requiredOption('--format <format>', EXPORT_FORMATS.join(' | '))
     .requiredOption(
       '--what <what>',
-      `${EXPORT_SUBJECTS.join(' | ')}: course dates, volunteer-hour entries, the private feed's events, one course's participants, or courses, hours and events in one calendar`,
+      `${EXPORT_SUBJECTS.join(' | ')}: course dates, volunteer-hour entries, the private feed's events, one course's participants, the trainings and checks due by --until, or courses, hours and events in one calendar`,
     )
     .option('--course <id>', 'the course (participants: required; courses: only its dates)')
     .option('--from <date>', 'first day, YYYY-MM-DD (Berlin time)')
@@ -53,6 +55,7 @@ export function registerExportCommand(program: Command): void {
     .option('--user <id>', 'volunteer hours of this person; "self" for the signed-in user')
     .option('--approved <yes|no>', 'volunteer hours approved (yes) or not yet (no)')
     .option('--include-cancelled', 'participants CSV: cancelled participations too')
+    .option('--no-unread', 'due: leave out the people whose checks were never read')
     .option(
       '--separator <char>',
       `CSV: ";" (decimal comma, dates dd.mm.yyyy, German Excel) or "," (decimal point, ISO dates)`,
@@ -103,6 +106,7 @@ function requestOf(options: ExportCommandOptions): ExportRequestInput {
   if (options.user !== undefined) request.userId = options.user;
   if (approved !== undefined) request.approved = approved;
   if (options.includeCancelled) request.includeCancelled = true;
+  if (!options.unread) request.includeUnread = false;
   return request as ExportRequestInput;
 }
 

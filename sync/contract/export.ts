@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 export const EXPORT_FORMATS = ['ics', 'csv', 'pdf'] as const;
-export const EXPORT_SUBJECTS = ['courses', 'hours', 'events', 'participants', 'all'] as const;
+export const EXPORT_SUBJECTS = ['courses', 'hours', 'events', 'participants', 'due', 'all'] as const;
 
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportSubject = (typeof EXPORT_SUBJECTS)[number];
@@ -21,7 +21,8 @@ function isCalendarDay(text: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-const day = z.string().refine(isCalendarDay, {
+/** A day of the calendar, YYYY-MM-DD. */
+export const calendarDay = z.string().refine(isCalendarDay, {
   message: 'expected a date YYYY-MM-DD',
   params: { de: 'erwartet ein Datum JJJJ-MM-TT' },
 });
@@ -33,14 +34,15 @@ export const exportRequestSchema = z
     /**
      * courses: one calendar entry (or CSV row) per course date; hours: volunteer-hour entries;
      * events: the private calendar feed's events; participants: one course's (CSV, or the PDF
-     * attendance list); all: courses, hours and events in one calendar (.ics only).
+     * attendance list); due: the trainings and checks that fall due by `until` (CSV or PDF, the
+     * list personnel.due gives); all: courses, hours and events in one calendar (.ics only).
      */
     what: z.enum(EXPORT_SUBJECTS),
     /** The course: needed for participants, optional for courses (that course's dates only). */
     courseId: id.optional(),
     /** First and last day (Berlin dates, both included) of course dates, hour entries and events. */
-    from: day.optional(),
-    until: day.optional(),
+    from: calendarDay.optional(),
+    until: calendarDay.optional(),
     /** Courses this person trains ('self': the signed-in user); absent: every course in the replica. */
     trainerId: z.union([id, z.literal('self')]).optional(),
     /** Hour entries of this person ('self': the signed-in user); absent: every entry in the replica. */
@@ -49,6 +51,8 @@ export const exportRequestSchema = z
     approved: z.boolean().optional(),
     /** Participants: cancelled ones too (CSV only; the attendance list never has them). */
     includeCancelled: z.boolean().default(false),
+    /** Due: the people whose checks were never read too (after the others), not left out as clear. */
+    includeUnread: z.boolean().default(true),
     /**
      * CSV: ';' with a decimal comma and German dates (dd.mm.yyyy), as German Excel and LibreOffice
      * open it; ',' with a decimal point and ISO dates (YYYY-MM-DD).

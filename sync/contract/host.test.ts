@@ -161,6 +161,7 @@ describe('host calls', () => {
           format: 'csv',
           what: 'hours',
           includeCancelled: false,
+          includeUnread: true,
           separator: ';',
           language: 'de',
         },

@@ -42,6 +42,7 @@ export const reads = {
   ],
   'personnel.countByStatus': ['users'],
   'personnel.facets': ['qualifikationen', 'users'],
+  'personnel.due': ['ausbildungen', 'confirmations', 'ueberpruefungen', 'users'],
 } as const satisfies Reads;
 
 /**

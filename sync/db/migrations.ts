@@ -13,6 +13,7 @@ import m004 from './migrations/004-freshness';
 import m005 from './migrations/005-export-and-feed';
 import m006 from './migrations/006-sync-log';
 import m007 from './migrations/007-personnel-search';
+import m008 from './migrations/008-due-dates';
 
 export const MIGRATIONS: readonly string[] = [
   m001, // the replica of every collection the service returns
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly string[] = [
   m005, // export (.ics SEQUENCE) and the private calendar feed (issue 13)
   m006, // the sync's own log apart from replica_meta (issue 20)
   m007, // the personnel workspace's search (trigrams) and groups (issue 22)
+  m008, // the due list's trainings and checks by their day (issue 22)
 ];

@@ -6,7 +6,7 @@ import { csvStyle, renderCsv, type CsvCell, type CsvStyle } from './csv';
 import { courseInfo, readFeedEvents, readParticipants } from './read';
 import type { ExportRequest } from './request';
 import { encoder, result, type ExportResult } from './result';
-import { courseDatesOf, courseFileName, feedNote, hoursOf } from './selection';
+import { courseDatesOf, courseFileName, dueOf, feedNote, hoursOf } from './selection';
 import { WORDS } from './words';
 
 interface CsvDates {
@@ -33,7 +33,11 @@ function endText(start: number, end: number | null, dates: CsvDates): string {
     : `${dates.date(end)} ${dates.time(end)}`;
 }
 
-export async function exportCsv(replica: Replica, request: ExportRequest): Promise<ExportResult> {
+export async function exportCsv(
+  replica: Replica,
+  request: ExportRequest,
+  now: Date,
+): Promise<ExportResult> {
   const words = WORDS[request.language];
   const style = csvStyle(request.separator);
   const dates = csvDates(style);
@@ -42,6 +46,8 @@ export async function exportCsv(replica: Replica, request: ExportRequest): Promi
   let rows: CsvCell[][];
   let base: string;
   let note: { de: string; en: string } | undefined;
+  /** What the file holds, counted (rows, unless said otherwise). */
+  let count: number | undefined;
   switch (request.what) {
     case 'participants': {
       const course = await courseInfo(replica.db, request.courseId!);
@@ -69,6 +75,39 @@ export async function exportCsv(replica: Replica, request: ExportRequest): Promi
         yesNo(p.attended),
       ]);
       base = courseFileName(words.files.participants, course.courseNumber, course.id);
+      break;
+    }
+    case 'due': {
+      // One row per training or check due; a person never read, one row saying so.
+      const due = dueOf(replica, request, now);
+      header = [
+        words.lastName,
+        words.firstName,
+        words.memberNumber,
+        words.status,
+        words.kind,
+        words.description,
+        words.dueOn,
+        words.expired,
+        words.checksAsOf,
+      ];
+      rows = due.items.flatMap((person) => {
+        const who = [person.nachname, person.vorname, person.mitgliednr, person.status];
+        const asOf = person.checksConfirmedAt
+          ? dates.date(Date.parse(person.checksConfirmedAt))
+          : words.neverRead;
+        if (person.entries.length === 0) return [[...who, '', '', '', '', asOf]];
+        return person.entries.map((entry) => [
+          ...who,
+          words.dueKinds[entry.kind],
+          entry.bezeichnung,
+          dates.day(entry.due),
+          entry.expired ? words.yes : words.no,
+          asOf,
+        ]);
+      });
+      count = due.total;
+      base = `${words.files.due}-${request.until}`;
       break;
     }
     case 'hours': {
@@ -186,5 +225,5 @@ export async function exportCsv(replica: Replica, request: ExportRequest): Promi
     }
   }
   const text = renderCsv(header, rows, style);
-  return result(request, `${base}.csv`, encoder.encode(text), rows.length, note);
+  return result(request, `${base}.csv`, encoder.encode(text), count ?? rows.length, note);
 }

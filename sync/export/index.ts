@@ -8,7 +8,7 @@ import type { Replica } from '../db/open';
 import { refusedArguments } from '../core-error';
 import { exportCalendar } from './ics-export';
 import { exportCsv } from './csv-export';
-import { exportAttendance } from './pdf-export';
+import { exportAttendance, exportDuePdf } from './pdf-export';
 import { checkCombination, exportRequestSchema } from './request';
 import type { ExportResult } from './result';
 
@@ -42,8 +42,10 @@ export async function exportData(
     case 'ics':
       return exportCalendar(replica, request, now);
     case 'csv':
-      return exportCsv(replica, request);
+      return exportCsv(replica, request, now);
     case 'pdf':
-      return exportAttendance(replica, request, now);
+      return request.what === 'due'
+        ? exportDuePdf(replica, request, now)
+        : exportAttendance(replica, request, now);
   }
 }

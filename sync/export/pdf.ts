@@ -5,17 +5,15 @@
 // lacks (font packages, embedded as subsets, see pdf-text.ts); a long name wraps inside its cell,
 // or is set smaller, and never runs over. Output is deterministic for a given export time (pdfkit
 // derives the file id from CreationDate).
-import PDFDocument from 'pdfkit';
 import {
   berlinGermanDate,
   berlinIsoDate,
   berlinTime,
   berlinWallClock,
 } from '../contract/service-time';
+import { A4, CONTENT_WIDTH, MARGIN, startPdf, type Language } from './pdf-document';
 import { PdfText, type Face, type Line } from './pdf-text';
 import type { CourseDateRecord, CourseInfo, ParticipantRecord } from './read';
-
-type Language = 'de' | 'en';
 
 const WORDS = {
   de: {
@@ -28,8 +26,6 @@ const WORDS = {
     client: 'Auftraggeber',
     columns: ['Nr.', 'Name', 'Firma', 'Geburtsdatum', 'Unterschrift'],
     none: 'Keine Teilnehmenden angemeldet.',
-    page: (n: number, of: number) => `Seite ${n} von ${of}`,
-    made: (day: string, time: string) => `Erstellt am ${day} um ${time} Uhr mit Vorort`,
     weekdays: ['So', 'Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa'],
     untitled: 'Kurs ohne Titel',
   },
@@ -43,8 +39,6 @@ const WORDS = {
     client: 'Client',
     columns: ['No.', 'Name', 'Company', 'Date of birth', 'Signature'],
     none: 'No participants registered.',
-    page: (n: number, of: number) => `Page ${n} of ${of}`,
-    made: (day: string, time: string) => `Created on ${day} at ${time} with Vorort`,
     weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
     untitled: 'Untitled course',
   },
@@ -59,16 +53,12 @@ export interface AttendanceInput {
   now: Date;
 }
 
-const A4 = { width: 595.28, height: 841.89 };
-const MARGIN = { left: 42, right: 42, top: 40, bottom: 48 };
-const CONTENT_WIDTH = A4.width - MARGIN.left - MARGIN.right;
 /** #, name, company, birthday, signature (the rest). */
 const COLUMNS = [26, 150, 112, 76];
 const SIGNATURE_WIDTH = CONTENT_WIDTH - COLUMNS.reduce((sum, w) => sum + w, 0);
 const PAD = 4;
 const ROW_MIN = 30;
 const BODY_SIZE = 10;
-const FOOTER_Y = A4.height - 32;
 
 /** "Sa 17.10.2026, 08:30–16:30" (German) or "Sat 2026-10-17, 08:30–16:30". */
 export function dateLine(date: CourseDateRecord, language: Language): string {
@@ -95,27 +85,13 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Atten
   const words = WORDS[input.language];
   const { course } = input;
   const title = course.title?.trim() || words.untitled;
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: MARGIN,
-    bufferPages: true,
-    autoFirstPage: false,
-    lang: input.language === 'de' ? 'de-DE' : 'en-GB',
-    info: {
-      Title: `${words.title}: ${title}${course.courseNumber ? ` (${course.courseNumber})` : ''}`,
-      Creator: 'Vorort',
-      Producer: 'Vorort (PDFKit)',
-      CreationDate: input.now,
-      ModDate: input.now,
-    },
-  });
+  const pdf = startPdf(
+    `${words.title}: ${title}${course.courseNumber ? ` (${course.courseNumber})` : ''}`,
+    input.language,
+    input.now,
+  );
+  const { doc } = pdf;
   const text = new PdfText(doc);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
 
   const details: [string, string][] = [
     [words.dates, input.dates.map((d) => dateLine(d, input.language)).join('; ') || '–'],
@@ -189,30 +165,7 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Atten
     y += ROW_MIN;
   }
 
-  const range = doc.bufferedPageRange();
-  const made = words.made(
-    input.language === 'de'
-      ? berlinGermanDate(input.now.getTime())
-      : berlinIsoDate(input.now.getTime()),
-    berlinTime(input.now.getTime()),
-  );
-  for (let page = 0; page < range.count; page += 1) {
-    doc.switchToPage(range.start + page);
-    // Below the bottom margin: without this pdfkit would begin a new page for the footer.
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(8).fillColor('#444');
-    doc.text(made, MARGIN.left, FOOTER_Y, { width: CONTENT_WIDTH / 2, lineBreak: false });
-    doc.text(words.page(page + 1, range.count), MARGIN.left, FOOTER_Y, {
-      width: CONTENT_WIDTH,
-      align: 'right',
-      lineBreak: false,
-    });
-    doc.page.margins.bottom = margin;
-  }
-  doc.end();
-  await ended;
-  return { bytes: new Uint8Array(Buffer.concat(chunks)), missing: [...text.missing] };
+  return { bytes: await pdf.finish(), missing: [...text.missing] };
 }
 
 function cellsOf(person: ParticipantRecord, number: number, language: Language): string[] {

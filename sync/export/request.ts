@@ -26,8 +26,8 @@ export {
 /** What each format can hold. */
 const SUPPORTED: Record<ExportFormat, readonly ExportSubject[]> = {
   ics: ['courses', 'hours', 'events', 'all'],
-  csv: ['courses', 'hours', 'events', 'participants'],
-  pdf: ['participants'],
+  csv: ['courses', 'hours', 'events', 'participants', 'due'],
+  pdf: ['participants', 'due'],
 };
 
 const SUBJECT_WORDS: Record<ExportSubject, [string, string]> = {
@@ -35,6 +35,7 @@ const SUBJECT_WORDS: Record<ExportSubject, [string, string]> = {
   hours: ['Helferstunden', 'volunteer hours'],
   events: ['Termine des Kalender-Feeds', 'events of the calendar feed'],
   participants: ['Teilnehmende', 'participants'],
+  due: ['fällige Ausbildungen und Prüfungen', 'trainings and checks due'],
   all: ['alles', 'everything'],
 };
 
@@ -45,8 +46,8 @@ export function checkCombination(request: ExportRequest): void {
     const hint =
       request.format === 'pdf'
         ? [
-            'Als PDF gibt es die Anwesenheitsliste eines Kurses (--what participants --course ID).',
-            'PDF is the attendance list of one course (--what participants --course ID).',
+            'Als PDF gibt es die Anwesenheitsliste eines Kurses (--what participants --course ID) und das Fällige (--what due --until TAG).',
+            'PDF is the attendance list of one course (--what participants --course ID) or what falls due (--what due --until DAY).',
           ]
         : request.format === 'ics'
           ? [
@@ -54,8 +55,8 @@ export function checkCombination(request: ExportRequest): void {
               'Participants come as CSV or as the attendance list (PDF).',
             ]
           : [
-              'Eine CSV-Datei enthält eine Art von Zeilen: courses, hours, events oder participants.',
-              'A CSV file holds one kind of rows: courses, hours, events or participants.',
+              'Eine CSV-Datei enthält eine Art von Zeilen: courses, hours, events, participants oder due.',
+              'A CSV file holds one kind of rows: courses, hours, events, participants or due.',
             ];
     throw invalid(
       `Die Auswahl „${request.what}“ (${de}) gibt es nicht als ${request.format.toUpperCase()}. ${hint[0]}`,
@@ -68,6 +69,12 @@ export function checkCombination(request: ExportRequest): void {
       'Für Teilnehmende fehlt der Kurs (courseId, --course ID).',
       'Participants need a course (courseId, --course ID).',
       'courseId',
+    );
+  if (request.what === 'due' && !request.until)
+    throw invalid(
+      'Für das Fällige fehlt der Tag, bis zu dem es fällig wird (until, --until TAG).',
+      'What falls due needs the day it falls due by (until, --until DAY).',
+      'until',
     );
   if (request.courseId && request.what !== 'participants' && request.what !== 'courses')
     throw invalid(

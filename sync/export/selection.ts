@@ -1,7 +1,9 @@
 // What the formats read alike: the course dates and hours a request selects, the note for a
 // calendar feed never set up, and a course's file name.
 import type { Replica } from '../db/open';
+import { serviceDay } from '../contract';
 import { getFeedUrl } from '../pull/feed';
+import { listDue } from '../queries/personnel-due';
 import { readCourseDates, readHours, resolveSelf, type HourRecord } from './read';
 import type { ExportRequest } from './request';
 import { fileNamePart } from './words';
@@ -21,6 +23,18 @@ export function hoursOf(replica: Replica, request: ExportRequest): HourRecord[] 
     until: request.until,
     userId: resolveSelf(replica.sqlite, request.userId),
     approved: request.approved,
+  });
+}
+
+/** What falls due by the request's `until`, whole (as personnel.due gives it), as of `now`'s day. */
+export function dueOf(replica: Replica, request: ExportRequest, now: Date) {
+  return listDue(replica.sqlite, {
+    until: request.until!,
+    today: serviceDay(now),
+    unread: request.includeUnread,
+    // Every person (SQLite: a negative limit is none).
+    limit: -1,
+    offset: 0,
   });
 }
 

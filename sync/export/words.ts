@@ -41,6 +41,13 @@ export const WORDS = {
     yes: 'ja',
     no: 'nein',
     number: 'Nr.',
+    memberNumber: 'Mitgliedsnummer',
+    kind: 'Art',
+    dueKinds: { training: 'Ausbildung', check: 'Prüfung' },
+    dueOn: 'Fällig am',
+    expired: 'Abgelaufen',
+    checksAsOf: 'Stand der Prüfungen',
+    neverRead: 'nie gelesen',
     lastName: 'Nachname',
     firstName: 'Vorname',
     company: 'Firma',
@@ -80,6 +87,7 @@ export const WORDS = {
       all: 'vorort',
       participants: 'teilnehmende',
       attendance: 'anwesenheitsliste',
+      due: 'faellig',
     },
   },
   en: {
@@ -120,6 +128,13 @@ export const WORDS = {
     yes: 'yes',
     no: 'no',
     number: 'No.',
+    memberNumber: 'Member number',
+    kind: 'Kind',
+    dueKinds: { training: 'Training', check: 'Check' },
+    dueOn: 'Due on',
+    expired: 'Expired',
+    checksAsOf: 'Checks as of',
+    neverRead: 'never read',
     lastName: 'Last name',
     firstName: 'First name',
     company: 'Company',
@@ -159,13 +174,14 @@ export const WORDS = {
       all: 'vorort',
       participants: 'participants',
       attendance: 'attendance-list',
+      due: 'due',
     },
   },
 };
 
 /** How many of what an export wrote, in both languages: "42 Kurstermine" / "42 course dates". */
 export function countWords(
-  what: 'courses' | 'hours' | 'events' | 'participants' | 'all',
+  what: 'courses' | 'hours' | 'events' | 'participants' | 'due' | 'all',
   count: number,
 ): { de: string; en: string } {
   const one = count === 1;
@@ -189,6 +205,8 @@ export function countWords(
         de: `${n} ${one ? 'Teilnehmende/r' : 'Teilnehmende'}`,
         en: `${m} ${one ? 'participant' : 'participants'}`,
       };
+    case 'due':
+      return { de: `${n} ${one ? 'Person' : 'Personen'}`, en: `${m} ${one ? 'person' : 'people'}` };
     case 'all':
       return {
         de: `${n} ${one ? 'Eintrag' : 'Einträge'}`,

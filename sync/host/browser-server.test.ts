@@ -183,6 +183,7 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'personnel.get': { id: USER },
   'personnel.countByStatus': {},
   'personnel.facets': {},
+  'personnel.due': { until: '2030-01-01' },
   'courses.list': { from: '2026-01-01', until: '2026-12-31', trainerId: 'self', limit: 5 },
   'courses.days': { from: '2026-01-01', trainerId: 'self', search: 'EH', anchor: '2026-03-01' },
   'courses.get': { id: '1' },

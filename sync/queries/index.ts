@@ -1,5 +1,5 @@
 // Answers the contract's queries from the replica alone, with no network.
-import type { ParsedQueryArgs, QueryName, QueryResults } from '../contract';
+import { serviceDay, type ParsedQueryArgs, type QueryName, type QueryResults } from '../contract';
 import type { Replica } from '../db/open';
 import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
 import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
@@ -15,6 +15,7 @@ import {
   search,
 } from './misc';
 import { countByStatus, getPerson, listPersonnel, personnelFacets } from './personnel';
+import { listDue } from './personnel-due';
 import { currentAreaStatus, listQuarantine, syncStatus } from './status';
 
 type Handlers = {
@@ -35,6 +36,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'personnel.get': (args) => getPerson(db, sqlite, args.id),
     'personnel.countByStatus': () => countByStatus(db),
     'personnel.facets': () => personnelFacets(db),
+    'personnel.due': (args) => listDue(sqlite, { ...args, today: args.today ?? serviceDay(now()) }),
     'courses.list': (args) => listCourses(db, args, selfId()),
     'courses.days': (args) => listCourseDays(db, args, selfId()),
     'courses.get': (args) => getCourse(db, sqlite, args.id),

@@ -38,6 +38,7 @@ function samples(): Record<ReadCallName, unknown> {
     'personnel.get': { id: person },
     'personnel.countByStatus': {},
     'personnel.facets': {},
+    'personnel.due': { until: '2030-01-01' },
     'courses.list': { search: 'a', trainerId: 'self', status: ['ready'] },
     'courses.days': { search: 'a', trainerId: 'self', anchor: '2026-01-01' },
     'courses.get': { id: course },
