@@ -27,6 +27,7 @@ export type {
   LocalState,
   PersonDetail,
   PersonListItem,
+  DuePerson,
   ExportCreated,
   ExportRequestInput,
   FeedState,

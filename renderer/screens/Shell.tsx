@@ -8,7 +8,7 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SearchPalette, type SearchHit } from '../components/SearchPalette';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
-import { dialogOpen } from '../keyboard';
+import { dialogOpen, focusWhenShown } from '../keyboard';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { useCoursesUi } from './courses/state';
 import { HoursWorkspace } from './hours/HoursWorkspace';
@@ -19,13 +19,6 @@ import { SyncCentre } from './sync-centre/SyncCentre';
 
 export const WORKSPACES = ['courses', 'hours', 'personnel', 'syncCenter', 'settings'] as const;
 export type Workspace = (typeof WORKSPACES)[number];
-
-/** Focuses the element `selector` names once it is there (a detail may still be loading). */
-function focusWhenShown(selector: string, tries = 40): void {
-  const element = document.querySelector<HTMLElement>(selector);
-  if (element) element.focus();
-  else if (tries > 0) window.setTimeout(() => focusWhenShown(selector, tries - 1), 50);
-}
 
 export function Shell({ state }: { state: AppState }) {
   const { t } = useTranslation();

@@ -7,7 +7,14 @@
 import { z } from 'zod';
 
 export const EXPORT_FORMATS = ['ics', 'csv', 'pdf'] as const;
-export const EXPORT_SUBJECTS = ['courses', 'hours', 'events', 'participants', 'due', 'all'] as const;
+export const EXPORT_SUBJECTS = [
+  'courses',
+  'hours',
+  'events',
+  'participants',
+  'due',
+  'all',
+] as const;
 
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportSubject = (typeof EXPORT_SUBJECTS)[number];

@@ -4,7 +4,7 @@
 // with an expired and an expiring training and an overdue check (made for the test relative to
 // today); the end of the list by End; the search and filter kept across workspaces. axe-core
 // on each view. Screenshots: test-artifacts/e2e/personnel-*.png.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -285,6 +285,86 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('person-title');
     expect(await page.locator('#person-title').textContent()).toBe('Jürgen Zyxmüller');
   }, 60_000);
+
+  it('Fällig: what falls due by the months chosen, by person, printed as PDF and exported as CSV; Enter opens the person', async (test) => {
+    if (!signedIn) test.skip();
+    await page.keyboard.press('Alt+3');
+    await page.getByTestId('personnel-tab-due').click();
+    const view = page.getByTestId('due-view');
+    await view.waitFor();
+    const mine = view.locator(`[data-testid="due-row"][data-person-id="${personId}"]`);
+    const entriesOf = () => mine.locator('.due-what').allTextContents();
+    // Within 3 months (the default): the expired training and check, the one expiring in 40 days.
+    await expect.poll(entriesOf).toEqual(['Sanitätshelfer', 'G26.3', 'Erste Hilfe']);
+    expect(await mine.locator('li.expired .due-what').allTextContents()).toEqual([
+      'Sanitätshelfer',
+      'G26.3',
+    ]);
+    await expect.poll(() => mine.getByTestId('due-as-of').textContent()).toMatch(/Stand/);
+    await expect
+      .poll(() => view.getByTestId('due-summary').textContent())
+      .toMatch(/Personen? mit Fälligem/);
+    await shot(page, 'personnel-due-1366x860-de', false);
+    await axe('due, de');
+
+    // Expired only: what expires in 40 days is not listed.
+    await page.getByTestId('due-months').selectOption('0');
+    await expect.poll(entriesOf).toEqual(['Sanitätshelfer', 'G26.3']);
+
+    // The PDF and the CSV arrive as downloads, with what they hold said beside the button.
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('due-pdf').click(),
+    ]);
+    expect(pdf.suggestedFilename()).toMatch(/^faellig-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(
+      readFileSync(await pdf.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    await expect.poll(() => page.getByTestId('due-pdf-status').textContent()).toMatch(/Person/);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('due-csv').click(),
+    ]);
+    const lines = readFileSync(await csv.path(), 'utf8').split(/\r?\n/);
+    expect(lines.filter((line) => line.startsWith('Zyxmüller;Jürgen;ZQ-4711;gesperrt;'))).toEqual([
+      expect.stringContaining(';Ausbildung;Sanitätshelfer;'),
+      expect.stringContaining(';Prüfung;G26.3;'),
+    ]);
+
+    // By keyboard: the rows move with the arrows, Enter opens the person in the list of everyone.
+    await page.getByTestId('due-months').selectOption('3');
+    await mine.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('person-title');
+    expect(await page.locator('#person-title').textContent()).toBe('Jürgen Zyxmüller');
+    expect(await page.getByTestId('personnel-tab-people').getAttribute('aria-selected')).toBe(
+      'true',
+    );
+
+    // The tabs by keyboard; the choices kept; 1024×700, English, dark.
+    await page.getByTestId('personnel-tab-people').focus();
+    await page.keyboard.press('ArrowRight');
+    await view.waitFor();
+    expect(await page.getByTestId('due-months').inputValue()).toBe('3');
+    await page.setViewportSize(SMALL_LAPTOP);
+    await expect.poll(entriesOf).toEqual(['Sanitätshelfer', 'G26.3', 'Erste Hilfe']);
+    await shot(page, 'personnel-due-1024x700-de', false);
+    await axe('due 1024, de');
+    await language('en');
+    await expect
+      .poll(() => view.getByTestId('due-summary').textContent())
+      .toMatch(/with something due/);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'personnel-due-1024x700-en-dark', false);
+    await axe('due 1024, en, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await language('de');
+    await page.setViewportSize(LAPTOP);
+    await page.getByTestId('personnel-tab-people').click();
+    await page.getByTestId('people-list').waitFor();
+  }, 90_000);
 
   it('reads well at 1024×700 and in English, light and dark', async (test) => {
     if (!signedIn) test.skip();

@@ -2,11 +2,11 @@
 // hours, occasion with its kind, type, approval and "nicht gesendet". One row is in the tab
 // order; Up/Down/PageUp/PageDown/Home/End move, Enter changes, Delete deletes. An approved entry
 // cannot be changed by a trainer: its buttons say so instead.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HoursItem } from '../../contract';
 import { formatDay, formatHours, formatTime } from '../../format';
+import { useRovingRows } from '../../list-keys';
 
 const ROW_HEIGHT = 58;
 
@@ -30,41 +30,19 @@ export function HoursList({
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const scroller = useRef<HTMLDivElement>(null);
-  const [active, setActive] = useState(0);
-  const focusPending = useRef(false);
-  const virtualizer = useVirtualizer({
+  // Keyed by place, as the active row is: a new entry that gets the service's id keeps its row,
+  // and the focus on it.
+  const { scroller, virtualizer, index, setActive, move, moveKey } = useRovingRows({
     count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     overscan: 12,
-    // Keyed by place, as the active row is: a new entry that gets the service's id keeps its
-    // row, and the focus on it.
   });
-  const index = Math.min(active, Math.max(0, items.length - 1));
   const virtualItems = virtualizer.getVirtualItems();
   const last = virtualItems[virtualItems.length - 1]?.index ?? 0;
 
   useEffect(() => {
     if (last >= items.length - 50 && items.length < total) onNearEnd();
   }, [last, items.length, total, onNearEnd]);
-
-  // The row moved to gets the focus once it is rendered.
-  useEffect(() => {
-    if (!focusPending.current) return;
-    const row = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
-    if (row) {
-      focusPending.current = false;
-      row.focus({ preventScroll: true });
-    }
-  });
-
-  const move = (next: number) => {
-    const bounded = Math.max(0, Math.min(items.length - 1, next));
-    setActive(bounded);
-    focusPending.current = true;
-    virtualizer.scrollToIndex(bounded, { align: 'auto' });
-  };
 
   // The entry just saved, once it is in the list (a new one comes with the next read).
   useEffect(() => {
@@ -78,38 +56,14 @@ export function HoursList({
   const approved = (item: HoursItem) => item.freigegeben === true;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (moveKey(event, '[data-testid="hours-row"]')) return;
     if (!(event.target as HTMLElement).matches('[data-testid="hours-row"]')) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const current = items[index];
-    switch (event.key) {
-      case 'ArrowDown':
-        move(index + 1);
-        break;
-      case 'ArrowUp':
-        move(index - 1);
-        break;
-      case 'PageDown':
-        move(index + page);
-        break;
-      case 'PageUp':
-        move(index - page);
-        break;
-      case 'Home':
-        move(0);
-        break;
-      case 'End':
-        move(items.length - 1);
-        break;
-      case 'Enter':
-        if (current && !approved(current)) onEdit(current);
-        break;
-      case 'Delete':
-        if (current && !approved(current)) onDelete(current);
-        break;
-      default:
-        return;
-    }
+    if (!current || approved(current)) return;
+    if (event.key === 'Enter') onEdit(current);
+    else if (event.key === 'Delete') onDelete(current);
+    else return;
     event.preventDefault();
   };
 

@@ -10,12 +10,14 @@ import { PERSON_STATUSES, type PersonListItem } from '../../contract';
 import { useQuery, useWindowedQuery } from '../../data';
 import { errorText } from '../../errors';
 import { formatNumber } from '../../format';
-import { dialogOpen, isTyping } from '../../keyboard';
+import { dialogOpen, focusWhenShown, isTyping } from '../../keyboard';
 import { useFill } from '../../layout';
 import { useSync } from '../../stores';
 import { PeopleList, type PeopleListHandle } from './PeopleList';
 import { PersonDetail } from './PersonDetail';
+import { DueView } from './DueView';
 import { PersonDialog, type PersonDialogRequest } from './PersonDialog';
+import { PersonnelTabs, viewPanelId } from './PersonnelTabs';
 import { usePersonnelUi, type PersonnelSort, type PersonStatus } from './state';
 import './personnel.css';
 
@@ -24,6 +26,22 @@ const TWO_PANES_FROM = 900;
 const SORTS: PersonnelSort[] = ['name', 'mitgliednr', 'status'];
 
 export function PersonnelWorkspace() {
+  const view = usePersonnelUi((state) => state.view);
+  const { setView, setOpen } = usePersonnelUi();
+  if (view === 'due')
+    return (
+      <DueView
+        onOpenPerson={(id) => {
+          setOpen(id);
+          setView('people');
+          focusWhenShown('#person-title');
+        }}
+      />
+    );
+  return <PeopleView />;
+}
+
+function PeopleView() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const { filter, sort, openId, setFilter, setSort, setOpen } = usePersonnelUi();
@@ -132,12 +150,14 @@ export function PersonnelWorkspace() {
     <section
       ref={root}
       className={`personnel-workspace ${wide ? 'two-panes' : 'one-pane'}`}
+      id={viewPanelId('people')}
       aria-labelledby="workspace-title"
       data-testid="personnel-workspace"
     >
       <div className="people-pane" hidden={!showList}>
         <div className="people-head">
           <h1 id="workspace-title">{t('nav.personnel')}</h1>
+          <PersonnelTabs />
           <span className="muted" aria-live="polite" data-testid="people-total">
             {people.head
               ? t('personnel.list.count', { count: total, n: formatNumber(total, language) })
