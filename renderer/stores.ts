@@ -31,6 +31,17 @@ export const useApp = create<AppStore>()((set) => ({
   setState: (state) => set({ state }),
 }));
 
+/**
+ * Whether the login may use `scope` (`personal:update`, …): true where the service did not name
+ * the scopes it granted (changes are offered; the service decides).
+ */
+export function useGranted(scope: string): boolean {
+  return useApp((store) => {
+    const scopes = store.state?.user?.scopes;
+    return !scopes || scopes.includes(scope);
+  });
+}
+
 interface SyncStore {
   scheduler: SchedulerState | null;
   status: SyncStatus | null;

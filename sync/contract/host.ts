@@ -185,11 +185,23 @@ export interface AccountInfo {
   demo: boolean;
 }
 
+/** Who signed in, and what their login may do. */
+export interface SignedInUser {
+  id: string;
+  name: string;
+  /**
+   * The scopes the login granted (`personal:update`, …): a screen offers only the changes they
+   * allow, and says why. Null or absent: the service did not name them (changes are offered, the
+   * service decides).
+   */
+  scopes?: string[] | null;
+}
+
 export interface AppState {
   /** first-run: no account yet; signed-out: an account, no tokens; signing-in: the browser is open. */
   phase: 'first-run' | 'signed-out' | 'signing-in' | 'signed-in';
   account: AccountInfo | null;
-  user: { id: string; name: string } | null;
+  user: SignedInUser | null;
   scheduler: SchedulerState | null;
   /** Why the session is signed out when it did not ask for it (a refused refresh), in words. */
   reason?: { de: string; en: string } | null;

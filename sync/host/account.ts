@@ -206,7 +206,10 @@ export function createAccount(
       setPhase(tokens ? 'signed-in' : 'signed-out');
       throw loginFailure(error);
     }
-    const user = await userOf(account, held.accessToken);
+    const user = {
+      ...(await userOf(account, held.accessToken)),
+      scopes: held.scope ? held.scope.split(' ').filter(Boolean) : null,
+    };
     ctx.saveSettings({ ...settings(), user });
     if (!account.demo) deps.profile.afterLogin(held.scope);
     signedIn(account, held);

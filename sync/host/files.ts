@@ -6,7 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { appSettingsUpdate, type AccountInfo, type AppSettings } from '../contract';
+import {
+  appSettingsUpdate,
+  type AccountInfo,
+  type AppSettings,
+  type SignedInUser,
+} from '../contract';
 import { DEFAULT_SYNC_OPTIONS } from '../pull/options';
 
 /** Where the secret (the tokens) is kept: Electron's safeStorage, or a 0600 file (Node, browser mode). */
@@ -84,7 +89,11 @@ const accountSchema = z.object({
   clientId: z.string(),
   demo: z.boolean(),
 });
-const userSchema = z.object({ id: z.string(), name: z.string() });
+const userSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()).nullable().optional(),
+});
 const demoRoleSchema = z.enum(['office', 'trainer']);
 
 /** The app's settings before anybody changed one: the sync's own defaults for the course window. */
@@ -102,7 +111,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
  */
 export interface Settings {
   account: AccountInfo | null;
-  user: { id: string; name: string } | null;
+  user: SignedInUser | null;
   demoRole: 'office' | 'trainer';
   /** The person chose the sync profile (settings.update): it is no longer chosen for them. */
   profileChosen: boolean;

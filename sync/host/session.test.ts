@@ -57,6 +57,10 @@ describe('the app session', () => {
       expect(signedIn.phase).toBe('signed-in');
       expect(signedIn.account?.demo).toBe(true);
       expect(signedIn.user?.id).toMatch(/^[0-9a-f]{32}$/);
+      // What the login may do, as the service granted it (the screens offer changes by it).
+      expect(signedIn.user?.scopes).toEqual(
+        expect.arrayContaining(['personal:read', 'personal:update', 'personal:add']),
+      );
       expect(opened).toEqual([]); // the demo never opens a browser
       expect(events.map((e) => e.type)).toContain('app.state');
 

@@ -161,10 +161,11 @@ function DueList({
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
     if (moveKey(event, '[data-testid="due-row"]')) return;
     if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey) return;
-    const person = itemAt(index);
-    if (!person) return;
+    // The row that has the focus, whatever the list read since.
+    const id = (event.target as HTMLElement).dataset.personId;
+    if (!id) return;
     event.preventDefault();
-    onOpen(person.id);
+    onOpen(id);
   };
 
   return (

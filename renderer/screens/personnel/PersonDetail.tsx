@@ -12,7 +12,7 @@ import { formatDate, serviceDay } from '../../format';
 import { useAsOfWords, useRefresh, type Refresh } from '../../refresh';
 import { NotSent } from '../courses/bits';
 import { addMonths } from '../courses/state';
-import { PersonStatusBadge } from './bits';
+import { PersonStatusBadge, usePersonnelGrants } from './bits';
 import { QualificationDialog, removalOf } from './QualificationDialog';
 
 /** A date the service gave, or null for none ("", "0000-00-00", not a date). */
@@ -52,6 +52,7 @@ export function PersonDetail({
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const person = useQuery('personnel.get', { id });
+  const grants = usePersonnelGrants();
   const refresh = useRefresh('person', id, person.reload);
   const data = person.data;
   useEffect(() => {
@@ -88,16 +89,18 @@ export function PersonDetail({
           <PersonStatusBadge status={data.status} />
           <NotSent state={data.localState} />
         </span>
-        <button
-          type="button"
-          className="secondary person-edit"
-          data-testid="person-edit"
-          aria-keyshortcuts="E"
-          title={t('personnel.detail.editTitle')}
-          onClick={() => onEdit(data)}
-        >
-          {t('personnel.detail.edit')}
-        </button>
+        {grants.update ? (
+          <button
+            type="button"
+            className="secondary person-edit"
+            data-testid="person-edit"
+            aria-keyshortcuts="E"
+            title={t('personnel.detail.editTitle')}
+            onClick={() => onEdit(data)}
+          >
+            {t('personnel.detail.edit')}
+          </button>
+        ) : null}
         <AsOf person={data} refresh={refresh} />
       </header>
       <PersonFacts person={data} />
@@ -194,6 +197,7 @@ const qualiName = (q: Record<string, unknown>) =>
 
 function Qualifications({ person }: { person: Person }) {
   const { t, i18n } = useTranslation();
+  const mayChange = usePersonnelGrants().update;
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Record<string, unknown> | null>(null);
   const [busy, setBusy] = useState(false);
@@ -209,14 +213,16 @@ function Qualifications({ person }: { person: Person }) {
         <h3 id="person-qualis">
           {t('personnel.detail.qualifications')} <span className="muted">({list.length})</span>
         </h3>
-        <button
-          type="button"
-          className="secondary"
-          data-testid="quali-add"
-          onClick={() => setAdding(true)}
-        >
-          {t('personnel.quali.add')}
-        </button>
+        {mayChange ? (
+          <button
+            type="button"
+            className="secondary"
+            data-testid="quali-add"
+            onClick={() => setAdding(true)}
+          >
+            {t('personnel.quali.add')}
+          </button>
+        ) : null}
       </div>
       <QualificationDialog personId={person.id} open={adding} onClose={() => setAdding(false)} />
       <ConfirmDialog
@@ -276,7 +282,7 @@ function Qualifications({ person }: { person: Person }) {
                   <td>{textOf(q.rang) ?? textOf(q.zentralliste_rang) ?? textOf(q.name_kurz)}</td>
                   <td>{acquired ? formatDate(acquired, i18n.language) : ''}</td>
                   <td className="row-actions">
-                    {removalOf(q) ? (
+                    {mayChange && removalOf(q) ? (
                       <button
                         type="button"
                         className="quiet danger-text"
@@ -303,6 +309,7 @@ function Qualifications({ person }: { person: Person }) {
 
 function Trainings({ person }: { person: Person }) {
   const { t, i18n } = useTranslation();
+  const mayChange = usePersonnelGrants().update;
   const today = serviceDay();
   const [deleting, setDeleting] = useState<Person['ausbildungen'][number] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -372,7 +379,7 @@ function Trainings({ person }: { person: Person }) {
                     ) : null}
                   </td>
                   <td className="row-actions">
-                    {training.localState === 'deleted' ? null : (
+                    {training.localState === 'deleted' || !mayChange ? null : (
                       <button
                         type="button"
                         className="quiet danger-text"

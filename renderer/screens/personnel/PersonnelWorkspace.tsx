@@ -15,6 +15,7 @@ import { useFill } from '../../layout';
 import { useSync } from '../../stores';
 import { PeopleList, type PeopleListHandle } from './PeopleList';
 import { PersonDetail } from './PersonDetail';
+import { ReadOnlyNote, usePersonnelGrants } from './bits';
 import { DueView } from './DueView';
 import { PersonDialog, type PersonDialogRequest } from './PersonDialog';
 import { PersonnelTabs, viewPanelId } from './PersonnelTabs';
@@ -54,6 +55,9 @@ function PeopleView() {
   const [range, setRange] = useState({ from: 0, to: 40 });
   const onRange = useCallback((from: number, to: number) => setRange({ from, to }), []);
   const replicaPeople = useSync((store) => store.status?.counts.user);
+  const grants = usePersonnelGrants();
+  const grantsRef = useRef(grants);
+  grantsRef.current = grants;
 
   // Typing: the list follows after a short pause (one query per burst, not per key).
   useEffect(() => {
@@ -105,7 +109,7 @@ function PeopleView() {
         return;
       }
       const plainKey = !typing && !event.ctrlKey && !event.altKey && !event.metaKey;
-      if (plainKey && (event.key === 'n' || event.key === 'N')) {
+      if (plainKey && (event.key === 'n' || event.key === 'N') && grantsRef.current.add) {
         event.preventDefault();
         setDialog({ mode: 'create' });
         return;
@@ -164,25 +168,30 @@ function PeopleView() {
               : ''}
           </span>
           <span className="people-actions">
-            <button
-              type="button"
-              data-testid="person-new"
-              aria-keyshortcuts="N"
-              title={t('personnel.actions.newTitle')}
-              onClick={() => setDialog({ mode: 'create' })}
-            >
-              {t('personnel.actions.new')}
-            </button>
-            <button
-              type="button"
-              className="secondary"
-              data-testid="person-by-number"
-              onClick={() => setDialog({ mode: 'identifier' })}
-            >
-              {t('personnel.actions.byNumber')}
-            </button>
+            {grants.add ? (
+              <button
+                type="button"
+                data-testid="person-new"
+                aria-keyshortcuts="N"
+                title={t('personnel.actions.newTitle')}
+                onClick={() => setDialog({ mode: 'create' })}
+              >
+                {t('personnel.actions.new')}
+              </button>
+            ) : null}
+            {grants.add && grants.update ? (
+              <button
+                type="button"
+                className="secondary"
+                data-testid="person-by-number"
+                onClick={() => setDialog({ mode: 'identifier' })}
+              >
+                {t('personnel.actions.byNumber')}
+              </button>
+            ) : null}
           </span>
         </div>
+        <ReadOnlyNote />
         <form
           className="people-filter"
           role="search"

@@ -1,6 +1,26 @@
-// Small pieces of the personnel screens: a person's status in words, coloured by meaning.
+// Small pieces of the personnel screens: a person's status in words, coloured by meaning; what
+// the login may change of people, and the note that says why a change is not offered.
 import { useTranslation } from 'react-i18next';
 import { PERSON_STATUSES } from '../../contract';
+import { useGranted } from '../../stores';
+
+/** What the login may do to people: create (personal:add), change (personal:update). */
+export function usePersonnelGrants() {
+  return { add: useGranted('personal:add'), update: useGranted('personal:update') };
+}
+
+/** Says, in words, which changes this login cannot make and why; nothing when it may make all. */
+export function ReadOnlyNote() {
+  const { t } = useTranslation();
+  const grants = usePersonnelGrants();
+  if (grants.add && grants.update) return null;
+  const missing = grants.update ? 'add' : grants.add ? 'update' : 'both';
+  return (
+    <p className="readonly-note" role="note" data-testid="personnel-readonly">
+      {t(`personnel.readonly.${missing}`)}
+    </p>
+  );
+}
 
 /** aktiv, eingeschränkt, extern, gesperrt; an unknown status as the service says it. */
 export function PersonStatusBadge({ status }: { status: string | null }) {
