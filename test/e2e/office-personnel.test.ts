@@ -554,6 +554,61 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     expect(everyone.filter((person) => person.attributes.nachname === 'Zyxneu')).toHaveLength(1);
   }, 180_000);
 
+  it('a change the service refuses later (a member number another person has) parks in the sync centre and opens the person’s form with the refused values', async (test) => {
+    if (!signedIn) test.skip();
+    const other = sandbox.store
+      .all('user')
+      .find((user) => user.id !== personId && typeof user.attributes.mitgliednr === 'string')!;
+    const taken = String(other.attributes.mitgliednr);
+    await service.stop();
+    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    await page.keyboard.press('Alt+3');
+    await page.getByTestId('personnel-tab-people').click();
+    await page.locator('#people-search').fill('zyxmuller');
+    await expect.poll(total).toBe(1);
+    await rows().first().click();
+    await page.getByTestId('person-edit').click();
+    await page.getByTestId('person-field-mitgliednr').fill(taken);
+    // The replica knows the number: a warning, the service decides.
+    await page.getByTestId('person-number-taken').waitFor();
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => page.getByTestId('person-dialog').count()).toBe(0);
+    await expect.poll(() => pendingOf(page)).toBe(1);
+
+    await service.start();
+    await page.keyboard.press('Alt+4');
+    const parked = page.locator('[data-testid="outbox-row"][data-state="parked"]');
+    await expect.poll(() => parked.count(), { timeout: 60_000, interval: 250 }).toBe(1);
+    expect(await parked.getAttribute('data-command')).toBe('user.update');
+    expect(await parked.getByTestId('outbox-state').textContent()).toContain(taken);
+    await parked.getByTestId('outbox-edit').click();
+    const form = page.getByTestId('person-dialog');
+    await form.waitFor();
+    expect(await page.locator('#person-dialog-title').textContent()).toBe(
+      'Vom Dienst abgelehnte Änderung korrigieren',
+    );
+    expect(await page.getByTestId('person-refused-reason').textContent()).toContain(taken);
+    expect(await page.getByTestId('person-field-mitgliednr').inputValue()).toBe(taken);
+    expect(await page.getByTestId('person-field-vorname').inputValue()).toBe('Jürgen');
+    await shot(page, 'personnel-refused-later-1366x860-de', false);
+    await axe('refused person form, de');
+    await page.getByTestId('person-field-mitgliednr').fill('ZQ-4712');
+    await page.getByTestId('person-save').click();
+    await expect.poll(() => form.count()).toBe(0);
+    await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
+    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const response = await fetch(`${sandbox.baseUrl}/personal`, {
+      headers: { authorization: `Bearer ${officeUser.accessToken}` },
+    });
+    expect(response.status).toBe(200);
+    const everyone = (await response.json()) as {
+      data: { id: string; attributes: Record<string, unknown> }[];
+    };
+    const served = everyone.data.find((person) => person.id === personId)!;
+    expect(served.attributes.mitgliednr).toBe('ZQ-4712');
+    expect(served.attributes.ort).toBe('Zyxstadt');
+  }, 120_000);
+
   it('a login that may read people but not change them: the workspace reads, and says why nothing can be changed', async (test) => {
     if (!signedIn) test.skip();
     await page.getByRole('button', { name: 'Abmelden' }).click();

@@ -3,9 +3,11 @@
 // replica knows the number). Checked with the contract's schemas before anything is queued,
 // errors beside their fields, nothing typed lost; a member number another person here already
 // has is a warning (the service decides). Works offline: the change shows at once, not yet sent.
+// A change the service refused later opens here too (from the sync centre), with the refused
+// values and the service's words: saving corrects that operation of the outbox (outbox.edit).
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PERSON_STATUSES } from '../../contract';
+import { PERSON_STATUSES, type CommandArgs, type OutboxEntry } from '../../contract';
 import { DateField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
 import { InputField, SelectField } from '../../components/Field';
@@ -21,10 +23,12 @@ import {
   type PersonField,
 } from './person-draft';
 
-export type PersonDialogRequest =
-  | { mode: 'create' }
-  | { mode: 'identifier' }
-  | { mode: 'edit'; id: string; attributes: Record<string, unknown> };
+/** `refused`: the operation of the outbox the service refused, which saving corrects. */
+export type PersonDialogRequest = (
+  | { mode: 'create'; attributes?: Record<string, unknown> }
+  | { mode: 'identifier'; attributes?: Record<string, unknown> }
+  | { mode: 'edit'; id: string; attributes: Record<string, unknown> }
+) & { refused?: OutboxEntry };
 
 export function PersonDialog({
   request,
@@ -41,6 +45,12 @@ export function PersonDialog({
       {request ? <PersonForm request={request} onClose={onClose} onSaved={onSaved} /> : null}
     </Dialog>
   );
+}
+
+/** The attributes a refused operation sends (none without one). */
+function refusedAttributes(entry: OutboxEntry | undefined): Record<string, unknown> {
+  const args = entry?.arguments as { attributes?: Record<string, unknown> } | undefined;
+  return args?.attributes ?? {};
 }
 
 function withoutNumber<T extends { mitgliednr?: string }>(attributes: T): T {
@@ -73,7 +83,7 @@ function PersonForm({
   onSaved(id: string): void;
 }) {
   const { t, i18n } = useTranslation();
-  const original = request.mode === 'edit' ? draftOf(request.attributes) : emptyPersonDraft();
+  const original = request.attributes ? draftOf(request.attributes) : emptyPersonDraft();
   const [draft, setDraft] = useState<PersonDraft>(original);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -105,23 +115,34 @@ function PersonForm({
       return;
     }
     setBusy(true);
-    const result =
+    const args =
       request.mode === 'edit'
-        ? await sendCommand('user.update', {
+        ? {
             id: request.id,
-            attributes: changedAttributes(original, draft),
-          })
+            // A refused change keeps what it changed, with the corrections over it.
+            attributes: {
+              ...refusedAttributes(request.refused),
+              ...changedAttributes(original, draft),
+            },
+          }
         : request.mode === 'create'
-          ? await sendCommand('user.create', { attributes: filledAttributes(draft) })
-          : await sendCommand('user.upsert', {
-              identifierName: 'mitgliednr',
+          ? { attributes: filledAttributes(draft) }
+          : {
+              identifierName: 'mitgliednr' as const,
               identifierValue: draft.mitgliednr.trim(),
               // The number is the path's: the fields filled in go to whoever has it.
               attributes: withoutNumber(filledAttributes(draft)),
-            });
+            };
+    const result = request.refused
+      ? await sendCommand('outbox.edit', { id: request.refused.id, arguments: args })
+      : request.mode === 'edit'
+        ? await sendCommand('user.update', args as CommandArgs<'user.update'>)
+        : request.mode === 'create'
+          ? await sendCommand('user.create', args as CommandArgs<'user.create'>)
+          : await sendCommand('user.upsert', args as CommandArgs<'user.upsert'>);
     setBusy(false);
     if (result.ok) {
-      onSaved(result.value.id);
+      onSaved('recordId' in result.value ? result.value.recordId : result.value.id);
       onClose();
       return;
     }
@@ -137,8 +158,9 @@ function PersonForm({
       setFormError(rest.join('; ') || errorText(result.error, i18n.language));
   };
 
-  const title =
-    request.mode === 'edit'
+  const title = request.refused
+    ? t('personnel.form.refusedTitle')
+    : request.mode === 'edit'
       ? t('personnel.form.editTitle')
       : request.mode === 'create'
         ? t('personnel.form.createTitle')
@@ -168,6 +190,13 @@ function PersonForm({
       }}
     >
       <h2 id="person-dialog-title">{title}</h2>
+      {request.refused?.error ? (
+        <p className="reason" data-testid="person-refused-reason">
+          {t('personnel.form.refusedBecause', {
+            words: request.refused.error.message[i18n.language === 'en' ? 'en' : 'de'],
+          })}
+        </p>
+      ) : null}
       {request.mode === 'identifier' ? (
         <div className="person-form-identifier">
           {text('mitgliednr', { required: true })}
@@ -256,5 +285,45 @@ function PersonForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** The operations on people whose refusal the person's own form corrects. */
+export const PERSON_COMMANDS: readonly string[] = ['user.create', 'user.update', 'user.upsert'];
+
+/**
+ * The person's form for an operation the service refused (the sync centre's edit): its values as
+ * refused, over the person as the replica has them (a change), or as sent (a new person).
+ */
+export function RefusedPersonDialog({
+  entry,
+  onClose,
+  onSaved,
+}: {
+  entry: OutboxEntry | null;
+  onClose(): void;
+  onSaved(entry: OutboxEntry): void;
+}) {
+  const changes = entry?.command === 'user.update';
+  const person = useQuery('personnel.get', { id: entry?.recordId ?? '' }, { enabled: changes });
+  const args = (entry?.arguments ?? {}) as {
+    attributes?: Record<string, unknown>;
+    identifierValue?: string;
+  };
+  const request: PersonDialogRequest | null = !entry
+    ? null
+    : changes
+      ? person.data
+        ? { mode: 'edit', id: entry.recordId, attributes: person.data.attributes, refused: entry }
+        : null
+      : entry.command === 'user.create'
+        ? { mode: 'create', attributes: args.attributes ?? {}, refused: entry }
+        : {
+            mode: 'identifier',
+            attributes: { ...args.attributes, mitgliednr: args.identifierValue ?? '' },
+            refused: entry,
+          };
+  return (
+    <PersonDialog request={request} onClose={onClose} onSaved={() => entry && onSaved(entry)} />
   );
 }

@@ -15,6 +15,7 @@ import { absoluteTime, formatNumber, relativeTime, useNow } from '../../format';
 import { useApp, useSync } from '../../stores';
 import { Conflicts } from './Conflicts';
 import { operationText, stateText, subjectDetail, words } from './describe';
+import { PERSON_COMMANDS, RefusedPersonDialog } from '../personnel/PersonDialog';
 import { OutboxEditDialog } from './OutboxEditDialog';
 import './sync-centre.css';
 
@@ -178,7 +179,11 @@ function OutboxList({
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
-  const [editing, setEditing] = useState<OutboxEntry | null>(null);
+  const [editing, setEditingOperation] = useState<OutboxEntry | null>(null);
+  const [editingPerson, setEditingPerson] = useState<OutboxEntry | null>(null);
+  /** A refused change of a person opens the person's form; any other operation its fields. */
+  const setEditing = (entry: OutboxEntry) =>
+    PERSON_COMMANDS.includes(entry.command) ? setEditingPerson(entry) : setEditingOperation(entry);
   const [discarding, setDiscarding] = useState<OutboxEntry | null>(null);
   const [discardError, setDiscardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -437,11 +442,16 @@ function OutboxList({
       </div>
       <OutboxEditDialog
         entry={editing}
-        onClose={() => setEditing(null)}
+        onClose={() => setEditingOperation(null)}
         onSaved={(entry) => {
-          setEditing(null);
+          setEditingOperation(null);
           onChanged(`${sentence(entry)}: ${t('syncCentre.outbox.saved')}`);
         }}
+      />
+      <RefusedPersonDialog
+        entry={editingPerson}
+        onClose={() => setEditingPerson(null)}
+        onSaved={(entry) => onChanged(`${sentence(entry)}: ${t('syncCentre.outbox.saved')}`)}
       />
       <ConfirmDialog
         open={discarding !== null}
