@@ -154,6 +154,8 @@ export interface WindowedState<N extends PagedCallName> {
   itemAt(index: number): ItemOf<N> | undefined;
   /** The last answer's list-wide fields (total, counts); undefined before the first. */
   head: CallResults[N] | undefined;
+  /** The arguments of the rows shown (the last ones asked for may not have come yet). */
+  shownArgs: Omit<CallArgs<N>, 'limit' | 'offset'> | undefined;
   error: CoreError | null;
 }
 
@@ -177,8 +179,9 @@ export function useWindowedQuery<N extends PagedCallName>(
     key: string;
     blocks: ReadonlyMap<number, ItemOf<N>[]>;
     head: CallResults[N] | undefined;
+    args: Omit<CallArgs<N>, 'limit' | 'offset'> | undefined;
     error: CoreError | null;
-  }>({ key: '', blocks: new Map(), head: undefined, error: null });
+  }>({ key: '', blocks: new Map(), head: undefined, args: undefined, error: null });
   const asked = useRef(new Set<string>());
   const current = useRef(key);
   current.current = key;
@@ -205,7 +208,7 @@ export function useWindowedQuery<N extends PagedCallName>(
           setShown((previous) => {
             const blocks = new Map(previous.key === key ? previous.blocks : []);
             blocks.set(block, items);
-            return { key, blocks, head: answer, error: null };
+            return { key, blocks, head: answer, args, error: null };
           });
         },
         (error: unknown) => {
@@ -218,10 +221,10 @@ export function useWindowedQuery<N extends PagedCallName>(
     // `args` is in `key`; `shown` changes with every block that comes (which may ask the next).
   }, [bridge, name, key, firstBlock, lastBlock, shown]);
 
-  const { blocks, head, error } = shown;
+  const { blocks, head, error, args: shownArgs } = shown;
   const itemAt = useCallback(
     (index: number) => blocks.get(Math.floor(index / BLOCK))?.[index % BLOCK],
     [blocks],
   );
-  return { itemAt, head, error };
+  return { itemAt, head, shownArgs, error };
 }

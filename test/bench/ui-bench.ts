@@ -7,6 +7,7 @@
 // (every course of the replica): `medium` after its first sync, `empty` to a service that is not
 // there (signed in, its syncs fail, its replica stays empty). Runs alternate between the two, so
 // the machine's noise falls on both alike; medians of BENCH_UI_RUNS (default 9) runs each.
+// Then the personnel case (ui-personnel-bench.ts) on a `large` replica (10,000 people).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { startBrowserMode, type BrowserMode } from '../../electron/browser-main'
 import type { CoreEvent } from '../../sync/contract';
 import type { DemoProvider } from '../../sync/host/session';
 import { spawnSandbox, type SandboxInfo } from '../support/sandbox-process';
+import { personnelUiCase } from './ui-personnel-bench';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -59,18 +61,7 @@ export async function uiBench(): Promise<Record<string, unknown>> {
     const medium = await open(serviceAt(service, service.baseUrl), true);
     const empty = await open(serviceAt(service, await deadBaseUrl()), false);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
     const samples = { medium: [] as Figures[], empty: [] as Figures[] };
     // One warm-up each (the browser's caches, the core's statements), then alternating runs.
     await measure(browser, medium.url);
@@ -98,6 +89,7 @@ export async function uiBench(): Promise<Record<string, unknown>> {
       loadRatio,
       keystrokeRatio,
       withinTarget: loadRatio <= 1.5 && keystrokeRatio <= 1.5,
+      personnel: await personnelUiCase(browser, rendererDir, runs),
     };
   } finally {
     await browser?.close();
@@ -107,8 +99,23 @@ export async function uiBench(): Promise<Record<string, unknown>> {
   }
 }
 
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
 /** The bench's service as the app's "demo" (its OAuth always the real one, its interface at baseUrl). */
-function serviceAt(service: SandboxInfo, baseUrl: string): DemoProvider {
+export function serviceAt(service: SandboxInfo, baseUrl: string): DemoProvider {
   return {
     start: async () => ({
       baseUrl,
@@ -121,7 +128,7 @@ function serviceAt(service: SandboxInfo, baseUrl: string): DemoProvider {
 }
 
 /** An interface address nobody answers: a loopback port taken and given back. */
-async function deadBaseUrl(): Promise<string> {
+export async function deadBaseUrl(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -129,7 +136,7 @@ async function deadBaseUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/core/v1`;
 }
 
-function firstSync(app: BrowserMode): Promise<void> {
+export function firstSync(app: BrowserMode): Promise<void> {
   return new Promise((resolve, reject) => {
     const stop = app.session.onEvent((event: CoreEvent) => {
       if (event.type !== 'sync.finished') return;
@@ -222,14 +229,14 @@ const WATCH_LIST = `(() => {
   });
 })();`;
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const value = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   return round(value, 1);
 }
 
-function round(value: number, digits: number): number {
+export function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }

@@ -23,8 +23,11 @@ export function PeopleList({
   onRange,
   handle,
   labelledBy,
+  shownSearch,
 }: {
   total: number;
+  /** The search whose rows the list shows (data-search: what a bench and tests wait for). */
+  shownSearch: string | undefined;
   itemAt(index: number): PersonListItem | undefined;
   openId: string | null;
   onOpen(person: PersonListItem, byKeyboard: boolean): void;
@@ -63,6 +66,8 @@ export function PeopleList({
       role="list"
       aria-labelledby={labelledBy}
       data-testid="people-list"
+      data-search={shownSearch}
+      data-total={total}
       onKeyDown={onKeyDown}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

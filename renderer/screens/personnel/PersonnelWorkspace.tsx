@@ -295,7 +295,12 @@ function PeopleView() {
           {t('personnel.list.label')}
         </h2>
         {people.head && total === 0 ? (
-          <div className="empty-state" data-testid="people-empty">
+          <div
+            className="empty-state"
+            data-testid="people-empty"
+            data-search={people.shownArgs?.search ?? ''}
+            data-total={0}
+          >
             {filtered ? (
               <>
                 <p className="empty-title">{t('personnel.empty.filteredTitle')}</p>
@@ -321,6 +326,7 @@ function PeopleView() {
             onRange={onRange}
             handle={list}
             labelledBy="people-list-label"
+            shownSearch={people.head ? (people.shownArgs?.search ?? '') : undefined}
           />
         )}
         <p className="keys-hint muted">{t('personnel.list.keys')}</p>

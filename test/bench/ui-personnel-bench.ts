@@ -1,0 +1,157 @@
+// The `ui` bench's personnel case (issue 22): the office's personnel workspace in browser mode, in
+// Debian's Chromium, on a `large` replica (10,000 people) against the same on an empty one
+// (target: each ratio at most 1.5):
+// - open: from Alt+3 pressed (the workspace chosen) to the list of everyone painted (the frame
+//   after the list shows the rows of its query: `data-search=""` on people-list);
+// - keystroke: with "mü" in the search, from the "l" pressed to the list painted with the rows of
+//   "mül" (trigrams over every person; the search waits 60 ms for more keys, in both cases).
+// Runs alternate between the two replicas; medians of `runs` runs each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import type { DemoProvider } from '../../sync/host/session';
+import { spawnSandbox } from '../support/sandbox-process';
+import { deadBaseUrl, firstSync, median, round, serviceAt } from './ui-bench';
+
+interface Figures {
+  openMs: number;
+  keystrokeMs: number;
+  people: number;
+  peopleAfterKey: number;
+}
+
+export async function personnelUiCase(
+  browser: Browser,
+  rendererDir: string,
+  runs: number,
+): Promise<Record<string, unknown>> {
+  const service = await spawnSandbox(['--scale', 'large', '--seed', '1', '--auto-approve']);
+  const dirs: string[] = [];
+  const apps: BrowserMode[] = [];
+  try {
+    const open = async (demo: DemoProvider, waitForSync: boolean) => {
+      const dir = mkdtempSync(join(tmpdir(), 'vorort-bench-ui-personnel-'));
+      dirs.push(dir);
+      const app = await startBrowserMode({ userDataDir: dir, rendererDir, demo });
+      apps.push(app);
+      const synced = firstSync(app);
+      const signedIn = await app.session.call('account.demo', { role: 'office' });
+      if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.error)}`);
+      if (waitForSync) await synced;
+      return app;
+    };
+    const large = await open(serviceAt(service, service.baseUrl), true);
+    const empty = await open(serviceAt(service, await deadBaseUrl()), false);
+    const samples = { large: [] as Figures[], empty: [] as Figures[] };
+    await measure(browser, large.url);
+    await measure(browser, empty.url);
+    for (let run = 0; run < runs; run++) {
+      samples.large.push(await measure(browser, large.url));
+      samples.empty.push(await measure(browser, empty.url));
+    }
+    const summary = (list: Figures[]) => ({
+      openMs: median(list.map((f) => f.openMs)),
+      keystrokeMs: median(list.map((f) => f.keystrokeMs)),
+      people: list[0]!.people,
+      peopleAfterKey: list[0]!.peopleAfterKey,
+    });
+    const l = summary(samples.large);
+    const e = summary(samples.empty);
+    const openRatio = round(l.openMs / e.openMs, 2);
+    const keystrokeRatio = round(l.keystrokeMs / e.keystrokeMs, 2);
+    return {
+      scale: 'large',
+      target: 'open and keystroke each at most 1.5 × the empty replica',
+      large: l,
+      empty: e,
+      openRatio,
+      keystrokeRatio,
+      withinTarget: openRatio <= 1.5 && keystrokeRatio <= 1.5,
+    };
+  } finally {
+    for (const app of apps) await app.close();
+    await service.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh page: Alt+3 to the list painted, then "l" after "mü" to its rows painted. */
+async function measure(browser: Browser, url: string): Promise<Figures> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+  const page = await context.newPage();
+  try {
+    await page.addInitScript(WATCH_PEOPLE);
+    await page.goto(url);
+    await page.getByTestId('user-name').waitFor({ timeout: 60_000 });
+    const painted = (search: string) =>
+      page.waitForFunction(
+        (wanted) => Number.isFinite(window.vorortPeopleBench?.painted.get(wanted)),
+        search,
+        { timeout: 30_000 },
+      );
+    await noteNextKey(page);
+    await page.keyboard.press('Alt+3');
+    await painted('');
+    const people = await total(page);
+    await page.locator('#people-search').fill('mü');
+    await painted('mü');
+    await noteNextKey(page);
+    await page.keyboard.press('l');
+    await painted('mül');
+    const figures = await page.evaluate(() => {
+      const bench = window.vorortPeopleBench!;
+      return {
+        openMs: bench.painted.get('')! - bench.keysAt[0]!,
+        keystrokeMs: bench.painted.get('mül')! - bench.keysAt[1]!,
+      };
+    });
+    return { ...figures, people, peopleAfterKey: await total(page) };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Notes the time of the next key pressed (the event's own time stamp). */
+async function noteNextKey(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    document.addEventListener(
+      'keydown',
+      (event) => window.vorortPeopleBench!.keysAt.push(event.timeStamp),
+      { once: true, capture: true },
+    );
+  });
+}
+
+async function total(page: Page): Promise<number> {
+  const list = page.locator('[data-testid="people-list"], [data-testid="people-empty"]');
+  return Number(await list.first().getAttribute('data-total'));
+}
+
+declare global {
+  interface Window {
+    vorortPeopleBench?: { painted: Map<string, number>; keysAt: number[] };
+  }
+}
+
+/** Runs in the page before its scripts: notes when the list first shows each search's rows. */
+const WATCH_PEOPLE = `(() => {
+  const bench = { painted: new Map(), keysAt: [] };
+  window.vorortPeopleBench = bench;
+  const check = () => {
+    const list = document.querySelector(
+      '[data-testid="people-list"][data-search], [data-testid="people-empty"][data-search]',
+    );
+    const search = list ? list.getAttribute('data-search') : null;
+    if (search === null || bench.painted.has(search)) return;
+    bench.painted.set(search, Number.NaN);
+    requestAnimationFrame(() => bench.painted.set(search, performance.now()));
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['data-search'],
+  });
+})();`;
