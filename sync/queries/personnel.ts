@@ -4,6 +4,7 @@ import { confirmedAt } from './freshness';
 import type { ParsedQueryArgs, PersonDetail, PersonListItem, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { foldForSearch } from '../db/search-fold';
+import { prepared } from '../db/statements';
 import { applyQualificationEdits } from '../resources';
 import { asBool, byKey, currentAttributes, type WrittenReaders } from './record';
 
@@ -240,7 +241,9 @@ export function getPerson(db: Kysely<Database>, sqlite: Sqlite, id: string): Per
   };
   return {
     ...item,
-    attributes: withLocalQualifications(currentAttributes(person), person),
+    attributes: withLocalQualifications(currentAttributes(person), person, (q) =>
+      namedAsOthersHaveIt(sqlite, q),
+    ),
     organisation: organisation?.name ?? null,
     ausbildungen,
     ueberpruefungen: checks.map((c) => ({ ...c, bestanden: asBool(c.bestanden) })),
@@ -256,6 +259,7 @@ export function getPerson(db: Kysely<Database>, sqlite: Sqlite, id: string): Per
 function withLocalQualifications(
   attributes: Record<string, unknown>,
   person: { base: string; pending: string | null },
+  named: (qualification: Record<string, unknown>) => Record<string, unknown>,
 ): Record<string, unknown> {
   const edits = person.pending
     ? (JSON.parse(person.pending) as { qualifikationen?: Record<string, unknown>[] })
@@ -265,8 +269,29 @@ function withLocalQualifications(
   const base = JSON.parse(person.base) as { attributes?: Record<string, unknown> };
   return {
     ...attributes,
-    qualifikationen: applyQualificationEdits(base.attributes?.qualifikationen, edits),
+    qualifikationen: applyQualificationEdits(base.attributes?.qualifikationen, edits).map(named),
   };
+}
+
+/**
+ * A qualification added here is named by its pair only (list position and rank) until the
+ * service answers: its list's and rank's names as other people of the replica hold them.
+ */
+function namedAsOthersHaveIt(
+  sqlite: Sqlite,
+  qualification: Record<string, unknown>,
+): Record<string, unknown> {
+  if (qualification.name != null || qualification.position == null) return qualification;
+  const known = prepared(
+    sqlite,
+    `SELECT liste, name, name_kurz FROM qualifikationen
+     WHERE position = ? AND (rang = ? OR name_kurz = ?) AND name IS NOT NULL LIMIT 1`,
+  ).get(
+    String(qualification.position),
+    qualification.rang ?? null,
+    qualification.name_kurz ?? null,
+  ) as { liste: string | null; name: string; name_kurz: string | null } | undefined;
+  return known ? { ...known, ...qualification, name: known.name } : qualification;
 }
 
 export async function countByStatus(db: Kysely<Database>): Promise<Record<string, number>> {

@@ -141,6 +141,28 @@ describe('a person changed offline', () => {
     });
     expect((await qualifications()).some((q) => String(q.position) === '7')).toBe(false);
   });
+
+  it('names a qualification added by its pair as other people of the replica hold it', async () => {
+    const known = world.replica.sqlite
+      .prepare(
+        `SELECT position, rang, liste, name FROM qualifikationen
+         WHERE name IS NOT NULL AND rang IS NOT NULL LIMIT 1`,
+      )
+      .get() as { position: string; rang: number; liste: string | null; name: string };
+    await write(world, 'user.update', {
+      id: made.anna,
+      attributes: { qualifikationen: [{ position: Number(known.position), rang: known.rang }] },
+    });
+    const shown = ((await people.query('personnel.get', { id: made.anna! }))!.attributes
+      .qualifikationen ?? []) as Record<string, unknown>[];
+    expect(shown).toContainEqual(
+      expect.objectContaining({
+        position: Number(known.position),
+        rang: known.rang,
+        name: known.name,
+      }),
+    );
+  });
 });
 
 describe('migration 7', () => {
