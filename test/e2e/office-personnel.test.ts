@@ -461,6 +461,10 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await page.getByTestId('quali-save').click();
     expect(await page.getByTestId('quali-dialog').locator('.field.invalid').count()).toBe(1);
     expect(await pending()).toBe(1);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'personnel-quali-dialog-1366x860-de-dark', false);
+    await axe('qualification dialog with an error, de, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByTestId('quali-second').fill('1');
     await page.getByTestId('quali-save').click();
     await expect.poll(() => page.getByTestId('person-qualification').count()).toBe(2);
@@ -481,6 +485,8 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
       .filter({ hasText: 'Funk' })
       .getByTestId('training-delete')
       .click();
+    await page.getByTestId('training-delete-confirm').waitFor();
+    await axe('training delete confirmation, de');
     await page
       .getByTestId('training-delete-confirm')
       .getByRole('button', { name: 'Löschen' })
@@ -592,6 +598,16 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     expect(await page.getByTestId('person-field-vorname').inputValue()).toBe('Jürgen');
     await shot(page, 'personnel-refused-later-1366x860-de', false);
     await axe('refused person form, de');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await axe('refused person form, de, dark');
+    await language('en');
+    await expect
+      .poll(() => page.locator('#person-dialog-title').textContent())
+      .toBe('Correct a change the service refused');
+    await shot(page, 'personnel-refused-later-1366x860-en-dark', false);
+    await axe('refused person form, en, dark');
+    await language('de');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByTestId('person-field-mitgliednr').fill('ZQ-4712');
     await page.getByTestId('person-save').click();
     await expect.poll(() => form.count()).toBe(0);
