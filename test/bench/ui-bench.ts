@@ -13,16 +13,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import type { CoreEvent } from '../../sync/contract';
 import type { DemoProvider } from '../../sync/host/session';
+import { launchChromium } from '../e2e/support';
 import { spawnSandbox, type SandboxInfo } from '../support/sandbox-process';
 import { personnelUiCase } from './ui-personnel-bench';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 /** Course titles with a "K" (… am Kind) are a share of the list, not all of it ("s" is in every "Erste"). */
 const KEY = 'K';
 
@@ -43,25 +43,13 @@ export async function uiBench(): Promise<Record<string, unknown>> {
     build: { outDir: rendererDir, emptyOutDir: true, sourcemap: false },
   });
   const service = await spawnSandbox(['--scale', 'medium', '--seed', '1', '--auto-approve']);
-  const dirs: string[] = [];
-  const apps: BrowserMode[] = [];
+  const apps = new BenchApps(rendererDir);
   let browser: Browser | null = null;
   try {
-    const open = async (demo: DemoProvider, waitForSync: boolean) => {
-      const dir = mkdtempSync(join(tmpdir(), 'vorort-bench-ui-'));
-      dirs.push(dir);
-      const app = await startBrowserMode({ userDataDir: dir, rendererDir, demo });
-      apps.push(app);
-      const synced = firstSync(app);
-      const signedIn = await app.session.call('account.demo', { role: 'office' });
-      if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.error)}`);
-      if (waitForSync) await synced;
-      return app;
-    };
-    const medium = await open(serviceAt(service, service.baseUrl), true);
-    const empty = await open(serviceAt(service, await deadBaseUrl()), false);
+    const medium = await apps.open(serviceAt(service, service.baseUrl), true);
+    const empty = await apps.open(serviceAt(service, await deadBaseUrl()), false);
 
-    browser = await launchBrowser();
+    browser = await launchChromium();
     const samples = { medium: [] as Figures[], empty: [] as Figures[] };
     // One warm-up each (the browser's caches, the core's statements), then alternating runs.
     await measure(browser, medium.url);
@@ -93,25 +81,36 @@ export async function uiBench(): Promise<Record<string, unknown>> {
     };
   } finally {
     await browser?.close();
-    for (const app of apps) await app.close();
+    await apps.close();
     await service.stop();
-    for (const dir of [...dirs, rendererDir]) rmSync(dir, { recursive: true, force: true });
+    rmSync(rendererDir, { recursive: true, force: true });
   }
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+/** The apps of a bench in browser mode, each signed in as the office, closed and removed together. */
+export class BenchApps {
+  private readonly dirs: string[] = [];
+  private readonly apps: BrowserMode[] = [];
+
+  constructor(private readonly rendererDir: string) {}
+
+  /** An app on this service, signed in; with `waitForSync`, once its first sync finished. */
+  async open(demo: DemoProvider, waitForSync: boolean): Promise<BrowserMode> {
+    const dir = mkdtempSync(join(tmpdir(), 'vorort-bench-ui-'));
+    this.dirs.push(dir);
+    const app = await startBrowserMode({ userDataDir: dir, rendererDir: this.rendererDir, demo });
+    this.apps.push(app);
+    const synced = firstSync(app);
+    const signedIn = await app.session.call('account.demo', { role: 'office' });
+    if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.error)}`);
+    if (waitForSync) await synced;
+    return app;
+  }
+
+  async close(): Promise<void> {
+    for (const app of this.apps) await app.close();
+    for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The bench's service as the app's "demo" (its OAuth always the real one, its interface at baseUrl). */

@@ -6,14 +6,9 @@
 // - keystroke: with "mü" in the search, from the "l" pressed to the list painted with the rows of
 //   "mül" (trigrams over every person; the search waits 60 ms for more keys, in both cases).
 // Runs alternate between the two replicas; medians of `runs` runs each.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import type { DemoProvider } from '../../sync/host/session';
 import { spawnSandbox } from '../support/sandbox-process';
-import { deadBaseUrl, firstSync, median, round, serviceAt } from './ui-bench';
+import { BenchApps, deadBaseUrl, median, round, serviceAt } from './ui-bench';
 
 interface Figures {
   openMs: number;
@@ -28,22 +23,10 @@ export async function personnelUiCase(
   runs: number,
 ): Promise<Record<string, unknown>> {
   const service = await spawnSandbox(['--scale', 'large', '--seed', '1', '--auto-approve']);
-  const dirs: string[] = [];
-  const apps: BrowserMode[] = [];
+  const apps = new BenchApps(rendererDir);
   try {
-    const open = async (demo: DemoProvider, waitForSync: boolean) => {
-      const dir = mkdtempSync(join(tmpdir(), 'vorort-bench-ui-personnel-'));
-      dirs.push(dir);
-      const app = await startBrowserMode({ userDataDir: dir, rendererDir, demo });
-      apps.push(app);
-      const synced = firstSync(app);
-      const signedIn = await app.session.call('account.demo', { role: 'office' });
-      if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.error)}`);
-      if (waitForSync) await synced;
-      return app;
-    };
-    const large = await open(serviceAt(service, service.baseUrl), true);
-    const empty = await open(serviceAt(service, await deadBaseUrl()), false);
+    const large = await apps.open(serviceAt(service, service.baseUrl), true);
+    const empty = await apps.open(serviceAt(service, await deadBaseUrl()), false);
     const samples = { large: [] as Figures[], empty: [] as Figures[] };
     await measure(browser, large.url);
     await measure(browser, empty.url);
@@ -71,9 +54,8 @@ export async function personnelUiCase(
       withinTarget: openRatio <= 1.5 && keystrokeRatio <= 1.5,
     };
   } finally {
-    for (const app of apps) await app.close();
+    await apps.close();
     await service.stop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
 

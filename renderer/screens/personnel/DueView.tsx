@@ -212,7 +212,7 @@ function DueList({
               ref={virtualizer.measureElement}
             >
               <div
-                className="due-row"
+                className="person-row due-row"
                 data-testid="due-row"
                 data-person-id={person.id}
                 data-row-index={row.index}
