@@ -55,7 +55,7 @@ export function requestFor(
       body: { data: { type: 'cancellation', attributes: args.attributes ?? {} } },
     };
   }
-  if (verb === 'update') return patchFor(sqlite, spec.type, args, path);
+  if (verb === 'update') return patchFor(sqlite, spec.type, args, path, op.attempts > 0);
   const data: Record<string, unknown> = { type: spec.type, attributes: args.attributes ?? {} };
   if (clientId && verb === 'create') data.id = clientId;
   if (args.relationships && Object.keys(args.relationships).length > 0)
@@ -67,21 +67,27 @@ export function requestFor(
   };
 }
 
+/**
+ * The PATCH of an update: what it changes against the replica's base. Once tried, all it sets:
+ * an earlier attempt may have reached the service with its answer lost, and a change folded in
+ * since may set a field back to the base's value, which the service then no longer holds.
+ */
 function patchFor(
   sqlite: Sqlite,
   type: string,
   args: WriteArgs,
   path: string,
+  tried: boolean,
 ): OutgoingRequest | null {
   const base = storedBase(sqlite, type, args.id ?? '') ?? { attributes: {}, relationships: {} };
   const attributes: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args.attributes ?? {})) {
-    if (name === 'qualifikationen' || !sameValue(value, base.attributes[name]))
+    if (tried || name === 'qualifikationen' || !sameValue(value, base.attributes[name]))
       attributes[name] = value;
   }
   const relationships: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args.relationships ?? {})) {
-    if (relationshipId(value) !== relationshipId(base.relationships[name]))
+    if (tried || relationshipId(value) !== relationshipId(base.relationships[name]))
       relationships[name] = value;
   }
   const hasRelationships = Object.keys(relationships).length > 0;

@@ -227,7 +227,8 @@ describe('vorort sync / status', () => {
 
     const missing = await vorort(['status', '--db', join(dir, 'nothing.sqlite')]);
     expect(missing.code).toBe(2);
-  });
+    // Five processes one after the other, each loading the core (seconds each on a busy machine).
+  }, 90_000);
 });
 
 describe('vorort: bad input exits 2 with one readable line', () => {
