@@ -1,36 +1,4 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-// The order test files start in: the ones that take minutes first, so that with two workers none
-// of them is left to run alone at the end (vitest orders by the last run's times only where it
-// has them, and a fresh clone in CI has none). The rest in vitest's own order.
-/** The slowest files, slowest first (figures of a full run on the 2-core machine, in seconds). */
-const SLOW = [
-  'test/sync/freshness-week.test.ts', // 237
-  'test/sync/cli.test.ts', // 156
-  'test/e2e/trainer-laptop.test.ts', // 98
-  'test/e2e/trainer-workspace.test.ts', // 83
-  'test/sync/real-world.test.ts', // 81
-  'test/diff/diff.test.ts', // 61
-  'test/sync/cli-outbox.test.ts', // 58
-  'test/chaos/chaos.test.ts', // 48
-  'test/export/cli.test.ts', // 43
-];
-
-const rankOf = (spec: TestSpecification) => {
-  const path = spec.moduleId.replaceAll('\\', '/');
-  const index = SLOW.findIndex((slow) => path.endsWith(slow));
-  return index < 0 ? SLOW.length : index;
-};
-
-class SlowFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    // Array.prototype.sort is stable: the rest keep vitest's order.
-    return sorted.sort((a, b) => rankOf(a) - rankOf(b));
-  }
-}
 
 export default defineConfig({
   test: {
@@ -43,10 +11,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // vitest's default is one worker less than the cores: a single one on a 2-core machine, where
-    // most files wait on the sandbox, a browser or a child process more than they compute.
-    maxWorkers: Math.max(2, availableParallelism()),
-    sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
