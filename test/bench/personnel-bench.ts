@@ -3,7 +3,8 @@
 // contract call and as a ratio to the bare SQL of the same answer in the same run: the search
 // (trigrams, words of 1 to 8 characters, with and without umlauts, digits), the list's first page
 // and a page deep in it, the status counts, the facets. And what the search index costs a write:
-// every person rewritten with the index's triggers against the same without them.
+// every person rewritten with the index's triggers against the same without them. And what falls
+// due (personnel.due), its first 200 people of a period of 0 to 12 months.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,18 @@ export async function personnelBench(): Promise<Record<string, unknown>> {
       }),
     );
     const facets = await p95(50, () => queries.query('personnel.facets', {}));
+    // What falls due (Fällig): the first 200 people of a period, the never read after them.
+    const today = new Date().toISOString().slice(0, 10);
+    const months = [0, 1, 3, 6, 12];
+    const until = (i: number) => {
+      const day = new Date(`${today}T12:00:00Z`);
+      day.setUTCMonth(day.getUTCMonth() + months[i % months.length]!);
+      return day.toISOString().slice(0, 10);
+    };
+    const due = await p95(50, (i) =>
+      queries.query('personnel.due', { until: until(i), today, unread: true, limit: 200 }),
+    );
+    const dueOf = await queries.query('personnel.due', { until: until(2), today, limit: 1 });
 
     // The index's cost on writes: every person's search text rewritten, with the triggers and
     // (the baseline) with the index's triggers dropped, in one transaction each.
@@ -127,6 +140,8 @@ export async function personnelBench(): Promise<Record<string, unknown>> {
       deepPageP95Ms: round(deepPage),
       filteredP95Ms: round(filtered),
       facetsP95Ms: round(facets),
+      dueFirst200P95Ms: round(due),
+      dueWithin3Months: { people: dueOf.withDue, neverRead: dueOf.total - dueOf.withDue },
       rewriteAllWithIndexMs: round(withIndexMs),
       rewriteAllWithoutIndexMs: round(withoutIndexMs),
       indexWriteRatio: round(withIndexMs / withoutIndexMs),

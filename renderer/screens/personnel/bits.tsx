@@ -1,5 +1,6 @@
 // Small pieces of the personnel screens: a person's status in words, coloured by meaning; what
-// the login may change of people, and the note that says why a change is not offered.
+// the login may change of people, and the note that says why a change is not offered; the
+// service's dates and texts as the screens show them.
 import { useTranslation } from 'react-i18next';
 import { PERSON_STATUSES } from '../../contract';
 import { useGranted } from '../../stores';
@@ -32,4 +33,17 @@ export function PersonStatusBadge({ status }: { status: string | null }) {
       {known ? t(`personnel.status.${status}`) : status}
     </span>
   );
+}
+
+/** A date the service gave, or null for none ("", "0000-00-00", not a date). */
+export function day(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const date = value.slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && !date.startsWith('0000') ? date : null;
+}
+
+/** A text or number the service gave, trimmed; null for none. */
+export function textOf(value: unknown): string | null {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
 }
