@@ -28,38 +28,48 @@ const DUE = `
   SELECT 'check', id, user_id, bezeichnung, naechste_pruefung FROM ueberpruefungen
     WHERE naechste_pruefung <= :until`;
 
-/** The people listed: those with something due first, then (with :unread) the never read. */
-const LISTED = `
+/**
+ * The people listed, one page of them in order (those with something due first, then with
+ * :unread the never read, each by name), with the counts of all: one pass over the people.
+ */
+const PAGE = `
   WITH due AS (${DUE}),
+  due_people AS MATERIALIZED (SELECT DISTINCT user_id FROM due),
   listed AS (
-    SELECT u.rowid AS rid, 0 AS unread_only FROM users u
-      WHERE u.id IN (SELECT user_id FROM due)
-    UNION ALL
-    SELECT u.rowid, 1 FROM users u
-      WHERE :unread AND u.id NOT IN (SELECT user_id FROM due WHERE user_id IS NOT NULL)
-        AND NOT EXISTS (SELECT 1 FROM confirmations c
-          WHERE c.scope = 'person' AND c.id = u.id AND c.confirmed_at IS NOT NULL))`;
+    SELECT u.rowid AS rid, u.sort_name, u.id NOT IN due_people AS unread_only FROM users u
+    WHERE u.id IN due_people OR (:unread AND NOT EXISTS (SELECT 1 FROM confirmations c
+      WHERE c.scope = 'person' AND c.id = u.id AND c.confirmed_at IS NOT NULL))),
+  page AS (
+    SELECT rid, unread_only, sort_name, count(*) OVER () AS total,
+      count(*) FILTER (WHERE unread_only = 0) OVER () AS withDue
+    FROM listed ORDER BY unread_only, sort_name, rid LIMIT :limit OFFSET :offset)
+  SELECT page.total, page.withDue, u.id, u.vorname, u.nachname, u.mitgliednr, u.status,
+    (SELECT c.confirmed_at FROM confirmations c WHERE c.scope = 'person' AND c.id = u.id)
+      AS checksConfirmedAt
+  FROM page JOIN users u ON u.rowid = page.rid
+  ORDER BY page.unread_only, page.sort_name, page.rid`;
+
+/** The counts alone: for a page past the end, which has no rows to carry them. */
+const COUNTS = `
+  WITH due AS (${DUE}),
+  due_people AS MATERIALIZED (SELECT DISTINCT user_id FROM due)
+  SELECT count(*) AS total, count(*) FILTER (WHERE u.id IN due_people) AS withDue FROM users u
+  WHERE u.id IN due_people OR (:unread AND NOT EXISTS (SELECT 1 FROM confirmations c
+    WHERE c.scope = 'person' AND c.id = u.id AND c.confirmed_at IS NOT NULL))`;
+
+type PageRow = Omit<DuePerson, 'entries'> & { total: number; withDue: number };
 
 export function listDue(sqlite: Sqlite, request: DueRequest): QueryResults['personnel.due'] {
   const today = request.today ?? serviceDay();
   const params = { until: request.until, unread: request.unread ? 1 : 0 };
-  const counts = prepared(
-    sqlite,
-    `${LISTED} SELECT count(*) AS total, count(*) FILTER (WHERE unread_only = 0) AS withDue FROM listed`,
-  ).get(params) as { total: number; withDue: number };
-  const people = prepared(
-    sqlite,
-    `${LISTED}
-     SELECT u.id, u.vorname, u.nachname, u.mitgliednr, u.status,
-       (SELECT c.confirmed_at FROM confirmations c WHERE c.scope = 'person' AND c.id = u.id)
-         AS checksConfirmedAt
-     FROM listed JOIN users u ON u.rowid = listed.rid
-     ORDER BY listed.unread_only, u.sort_name, u.rowid
-     LIMIT :limit OFFSET :offset`,
-  ).all({ ...params, limit: request.limit, offset: request.offset }) as Omit<
-    DuePerson,
-    'entries'
-  >[];
+  const rows = prepared(sqlite, PAGE).all({
+    ...params,
+    limit: request.limit,
+    offset: request.offset,
+  }) as PageRow[];
+  const counts =
+    rows[0] ?? (prepared(sqlite, COUNTS).get(params) as Pick<PageRow, 'total' | 'withDue'>);
+  const people = rows.map(({ total: _total, withDue: _withDue, ...person }) => person);
   const entries = entriesOf(
     sqlite,
     people.map((person) => person.id),

@@ -146,6 +146,9 @@ describe('personnel.due', () => {
     for (let offset = 0; offset < whole.total; offset += 7)
       pages.push(...(await due({ until, unread: true, limit: 7, offset })).items);
     expect(pages.map((item) => item.id)).toEqual(whole.items.map((item) => item.id));
+    // Past the end: no rows, the same counts.
+    const past = await due({ until, unread: true, limit: 7, offset: whole.total + 3 });
+    expect(past).toMatchObject({ items: [], total: whole.total, withDue: whole.withDue });
   });
 
   it('refuses a day that is none', async () => {
