@@ -13,7 +13,7 @@ import {
   refreshRecord,
   type StoredBase,
 } from './local-truth';
-import { finish, parseArgs, setState, verbOf } from './operations';
+import { finish, mayHaveArrived, parseArgs, setState, verbOf } from './operations';
 import { WRITABLE_TABLES, writableType } from './records';
 import { sameValue } from './requests';
 import { prepared } from '../db/statements';
@@ -63,7 +63,7 @@ function rebaseRecord(
     // lost (outcome unknown), and the service holding our own value is no one else's change.
     // Only operations that were tried: one never sent cannot have put its value there.
     const ownValues = ops
-      .filter((op) => op.attempts > 0)
+      .filter(mayHaveArrived)
       .map((op) => effectOf(op.command, parseArgs(op)).attributes);
     for (const [field, mine] of Object.entries(changes.attributes)) {
       const theirs = after.attributes[field];

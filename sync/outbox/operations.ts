@@ -29,8 +29,12 @@ export const parseArgs = (op: Pick<OutboxRow, 'args'>) => JSON.parse(op.args) as
 
 /** Verbs whose pending operation a later update of the same record is folded into (rule 5). */
 const ABSORBS_UPDATES = new Set(['create', 'update', 'upsert']);
-/** States in which an operation has not left yet and may still change. */
-const UNSENT = new Set<OutboxState>(['pending', 'retrying']);
+/**
+ * Whether a request of the operation has left (marked in flight): whatever its answer said, the
+ * service may hold what it carried (a lost answer, a 502 after the commit, a PUT retried by the
+ * client), while the base does not show it yet.
+ */
+export const mayHaveArrived = (op: Pick<OutboxRow, 'attempts'>) => op.attempts > 0;
 
 export interface Enqueued {
   /** The outbox entry that carries the write; null when it cancelled out (create + delete). */
@@ -42,6 +46,9 @@ export interface Enqueued {
  * Queues one write of a record, folding it into the record's last unsent operation where the
  * service would see the same result: update after create/update/upsert merges, delete after
  * create removes both, delete after update replaces it. Call inside the write's transaction.
+ * An operation that may have arrived is never changed: its PATCH would be measured against a
+ * base without its values (an update back to the base's value would send nothing), and its
+ * create may exist on the service already. The new write queues behind it.
  */
 export function enqueue(
   sqlite: Sqlite,
@@ -52,7 +59,7 @@ export function enqueue(
     sqlite,
     "SELECT * FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' ORDER BY id DESC LIMIT 1",
   ).get(write.type, write.recordId) as OutboxRow | undefined;
-  if (last && UNSENT.has(last.state)) {
+  if (last?.state === 'pending' && !mayHaveArrived(last)) {
     const lastVerb = verbOf(last.command);
     if (verb === 'update' && ABSORBS_UPDATES.has(lastVerb)) {
       const merged = mergeArgs(parseArgs(last), write.args);
