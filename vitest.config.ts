@@ -43,6 +43,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['./test/support/cli-bundle.ts'],
     // vitest's default is one worker less than the cores: a single one on a 2-core machine, where
     // most files wait on the sandbox, a browser or a child process more than they compute.
     maxWorkers: Math.max(2, availableParallelism()),
