@@ -16,7 +16,6 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
@@ -27,7 +26,6 @@ import {
   parseDate,
 } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { userDataFiles } from '../../sync/host/files';
 import { getJson, type OracleTarget, type Resource } from '../support/service-read';
 import {
   accessibilityViolations,
@@ -36,6 +34,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  confirmCourseAt,
   fillAccountForm,
   LAPTOP,
   launchChromium,
@@ -300,17 +299,8 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
   it('item 10: a course opened a minute after the last sync says "Stand: jetzt" once refreshed', async (test) => {
     if (!signedIn) test.skip();
     // The sync's "Stand" of the course is a minute old: opening it online asks for its
-    // participants again (the core asks at most once a minute per course). Not a minute waited:
-    // the replica's confirmation of the course is made one minute older, as a minute would.
-    const replica = new BetterSqlite3(userDataFiles(userData).replica, { timeout: 5_000 });
-    try {
-      const aged = replica
-        .prepare("UPDATE confirmations SET confirmed_at = ? WHERE scope = 'course' AND id = ?")
-        .run(new Date(syncedAt - 62_000).toISOString(), courseId);
-      expect(aged.changes, 'the course confirmed by the last sync').toBe(1);
-    } finally {
-      replica.close();
-    }
+    // participants again (the core asks at most once a minute per course).
+    confirmCourseAt(userData, courseId, syncedAt - 62_000);
     // Opened anew (another workspace in between: the course the last step opened may be this one).
     await page.keyboard.press('Alt+2');
     await page.getByTestId('hours-add').waitFor();

@@ -29,6 +29,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  confirmCourseAt,
   fillAccountForm,
   coreClient,
   launchChromium,
@@ -712,13 +713,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
 
     // A sync asks for a course's participants again once its "Stand" is a minute old (not right
     // after the last time): the trainer comes back online a little later, as at a venue.
-    const confirmed = Date.parse(
-      (await page.getByTestId('as-of').getAttribute('data-confirmed-at')) ?? '',
-    );
-    expect(confirmed).toBeGreaterThan(0);
-    await expect
-      .poll(() => Date.now() - confirmed, { timeout: 75_000, interval: 500 })
-      .toBeGreaterThan(61_000);
+    confirmCourseAt(userData, course.id, Date.now() - 61_000);
     // The service back: before its push, the sync asks for the course again and meets both
     // changes; the two comments wait for a decision instead of replacing the office's unseen.
     await service.start();
