@@ -174,10 +174,11 @@ function listHours(
     ? context.store.related('helferstunden', 'user', principal.userId)
     : context.store.all('helferstunden');
   return candidates.filter((entry) => {
+    // The change time first: a sync's lists ask for the few entries changed since its last.
+    if (since !== undefined && entry.updatedAt < since) return false;
     const [start, end] = spanOf(entry);
     if (!(start >= from || (end !== null && end >= from))) return false;
-    if (before !== undefined && !(start < before || (end !== null && end < before))) return false;
-    return since === undefined || entry.updatedAt >= since;
+    return before === undefined || start < before || (end !== null && end < before);
   });
 }
 
