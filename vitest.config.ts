@@ -43,6 +43,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker's modules are kept from one test file to the next (evaluating the sandbox and the
+    // core again for each of some 120 files took 270 s of the workers' time). No file mocks a
+    // module or stubs globals; files clean up what they start.
+    isolate: false,
     globalSetup: ['./test/support/cli-bundle.ts'],
     // vitest's default is one worker less than the cores: a single one on a 2-core machine, where
     // most files wait on the sandbox, a browser or a child process more than they compute.
