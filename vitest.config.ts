@@ -5,17 +5,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // The order test files start in: the ones that take minutes first, so that with two workers none
 // of them is left to run alone at the end (vitest orders by the last run's times only where it
 // has them, and a fresh clone in CI has none). The rest in vitest's own order.
-/** The slowest files, slowest first (figures of a full run on the 2-core machine, in seconds). */
+/** The slowest files, slowest first (seconds in a full run with two workers on the 2-core machine). */
 const SLOW = [
-  'test/sync/freshness-week.test.ts', // 237
-  'test/sync/cli.test.ts', // 156
-  'test/e2e/trainer-laptop.test.ts', // 98
-  'test/e2e/trainer-workspace.test.ts', // 83
-  'test/sync/real-world.test.ts', // 81
-  'test/diff/diff.test.ts', // 61
-  'test/sync/cli-outbox.test.ts', // 58
-  'test/chaos/chaos.test.ts', // 48
-  'test/export/cli.test.ts', // 43
+  'test/sync/freshness-week.test.ts', // 253
+  'test/sync/real-world.test.ts', // 101
+  'test/e2e/trainer-workspace.test.ts', // 79
+  'test/diff/diff.test.ts', // 78
+  'sync/host/session.test.ts', // 63
+  'test/e2e/office-personnel.test.ts', // 60
+  'test/sync/drift-rotation.test.ts', // 60
+  'test/sync/cli.test.ts', // 59
+  'test/e2e/trainer-laptop.test.ts', // 46
+  'test/e2e/sign-in-and-demo-offline.test.ts', // 45
+  'test/sync/budget.test.ts', // 33
 ];
 
 const rankOf = (spec: TestSpecification) => {
