@@ -49,7 +49,7 @@ export default defineConfig({
     // core again for each of some 120 files took 270 s of the workers' time). No file mocks a
     // module or stubs globals; files clean up what they start.
     isolate: false,
-    globalSetup: ['./test/support/cli-bundle.ts'],
+    globalSetup: ['./test/support/bundles.ts'],
     // vitest's default is one worker less than the cores: a single one on a 2-core machine, where
     // most files wait on the sandbox, a browser or a child process more than they compute.
     maxWorkers: Math.max(2, availableParallelism()),

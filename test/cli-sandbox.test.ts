@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CLI } from './support/cli';
+import { CLI } from './support/bundled';
 
 function startCli(args: readonly string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [CLI, 'sandbox', ...args], { stdio: 'pipe' });

@@ -14,7 +14,7 @@ import {
 } from '../../sandbox/auth/oauth-test-client';
 import { parseFaultSpec, REQUEST_FAULT_KINDS, type FaultRates } from '../../sandbox/http/faults';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { CLI } from '../support/cli';
+import { CLI } from '../support/bundled';
 
 export interface ChaosSandbox {
   sandbox: RunningSandbox;

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { syncWorker } from '../support/bundled';
 import {
   berlinWallClockToUtc,
   formatBerlinDate,
@@ -221,6 +222,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
       userDataDir: userData,
       rendererDir,
       demo: noDemo,
+      ...syncWorker,
       openExternal: async (url) => {
         const authorize = new URL(url);
         authorize.searchParams.set('login_hint', 'trainer1');

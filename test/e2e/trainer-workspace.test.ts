@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { syncWorker } from '../support/bundled';
 import type { RunningSandbox } from '../../sandbox/server';
 import { getJson, list, type OracleTarget, type Resource } from '../support/service-read';
 import { TcpSwitch } from '../support/tcp-switch';
@@ -99,6 +100,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       userDataDir: userData,
       rendererDir,
       demo: noDemo,
+      ...syncWorker,
       // The system browser: follows the sandbox's redirects (its login page approves by itself
       // the account login_hint names) to the app's loopback listener.
       openExternal: async (url) => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../support/cli';
+import { CLI } from '../support/bundled';
 import { temporaryFiles } from '../support/temp-files';
 import { exportWorld, type ExportWorld } from './fixture';
 

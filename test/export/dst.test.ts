@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../support/cli';
+import { CLI } from '../support/bundled';
 import { temporaryFiles } from '../support/temp-files';
 import { berlinDateTime, dstDays, exportWorld, type ExportWorld } from './fixture';
 

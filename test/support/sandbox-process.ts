@@ -2,7 +2,7 @@
 // killed in this process does not share an event loop with the service it talks to.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { CLI } from './cli';
+import { CLI } from './bundled';
 
 export interface SandboxInfo {
   baseUrl: string;

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { openReplica } from '../../sync/db/open';
-import { CLI } from '../support/cli';
+import { CLI } from '../support/bundled';
 
 /** A running `vorort` whose stdout lines can be awaited. */
 function watch(args: string[]) {

@@ -21,7 +21,7 @@ import { openReplica } from '../../sync/db/open';
 import { syncLockFile } from '../../sync/db/sync-lock';
 import type { SyncSummary } from '../../sync/pull/engine';
 import { expectOfficeReplica } from '../support/service-oracle';
-import { CLI } from '../support/cli';
+import { CLI } from '../support/bundled';
 
 interface Run {
   code: number | null;

@@ -17,7 +17,7 @@ import { callOrThrow, createDispatcher } from '../../sync/dispatch';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import { EVERY_ITEM_EVERY_SYNC, type SyncOptions } from '../../sync/pull/options';
 import { expectOfficeReplica, expectTrainerReplica } from '../support/service-oracle';
-import { CLI } from '../support/cli';
+import { CLI } from '../support/bundled';
 
 type Profile = 'office' | 'trainer';
 
