@@ -36,6 +36,8 @@ export default async function bundle(): Promise<() => void> {
     entryNames: '[name]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    // What a program imports on demand (the PDF export) stays in chunks of its own, loaded then.
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
