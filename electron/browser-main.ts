@@ -101,6 +101,8 @@ export interface BrowserModeOptions {
   demo?: DemoProvider;
   /** How a login opens the system browser; default the system's opener. */
   openExternal?: (url: string) => Promise<void>;
+  /** The sync worker's entry; default the sources through tsx. */
+  workerUrl?: URL;
 }
 
 export interface BrowserMode {
@@ -125,6 +127,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
         process.stderr.write(`Vorort: sign in at / Anmeldung unter: ${url}\n`);
         if (hasDisplay()) await openWithSystem(url);
       }),
+    ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
   });
   let server: BrowserServer;
   try {

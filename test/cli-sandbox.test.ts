@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-
-const CLI = ['bin/vorort.mjs', 'sandbox'];
+import { CLI } from './support/bundled';
 
 function startCli(args: readonly string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [...CLI, ...args], { cwd: process.cwd(), stdio: 'pipe' });
+  return spawn(process.execPath, [CLI, 'sandbox', ...args], { stdio: 'pipe' });
 }
 
 interface Finished {

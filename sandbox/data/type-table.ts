@@ -1,11 +1,19 @@
 // The in-memory records of one resource type: a Map by id, the sorted list that `all()` hands
 // out (kept until a write, then patched by merging instead of re-sorting everything), and one
-// relationship index per relationship name, built on first use and maintained on every write.
+// relationship index per relationship name, built on first use and maintained on every write,
+// whose sorted lists per target are kept until a write touches that target (a course's
+// participations are read for every course a list includes).
 import { compareIds, idNumber, sortById } from './ids';
 import type { Relationship, StoredResource } from './store';
 
-/** Target id → the records (by their id) whose relationship points at it. */
-type RelationshipIndex = Map<string, Map<string, StoredResource>>;
+/** The records (by their id) whose relationship points at one target, and them in id order. */
+interface Sources {
+  byId: Map<string, StoredResource>;
+  sorted: readonly StoredResource[] | null;
+}
+
+/** Target id → the records whose relationship points at it. */
+type RelationshipIndex = Map<string, Sources>;
 
 function targetIds(relationship: Relationship | undefined): string[] {
   if (!relationship) return [];
@@ -72,7 +80,9 @@ export class TypeTable {
       this.indexes.set(name, index);
     }
     const sources = index.get(targetId);
-    return sources ? sortById(sources.values()) : [];
+    if (!sources) return [];
+    sources.sorted ??= Object.freeze(sortById(sources.byId.values()));
+    return sources.sorted;
   }
 
   private noteWrite(id: string): void {
@@ -109,10 +119,11 @@ export class TypeTable {
     for (const targetId of targetIds(record.relationships[name])) {
       let sources = index.get(targetId);
       if (!sources) {
-        sources = new Map();
+        sources = { byId: new Map(), sorted: null };
         index.set(targetId, sources);
       }
-      sources.set(record.id, record);
+      sources.byId.set(record.id, record);
+      sources.sorted = null;
     }
   }
 
@@ -120,8 +131,9 @@ export class TypeTable {
     for (const targetId of targetIds(record.relationships[name])) {
       const sources = index.get(targetId);
       if (!sources) continue;
-      sources.delete(record.id);
-      if (sources.size === 0) index.delete(targetId);
+      sources.byId.delete(record.id);
+      sources.sorted = null;
+      if (sources.byId.size === 0) index.delete(targetId);
     }
   }
 }

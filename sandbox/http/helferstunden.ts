@@ -70,13 +70,21 @@ const anlassRelationships = z.strictObject({
   }),
 });
 
+/** Spans already parsed, by stored record (records are frozen: a change is a new record). */
+const spans = new WeakMap<StoredResource, readonly [number, number | null]>();
+
 /** Start and end of an entry as instants (entries may carry any offset, so strings do not compare). */
 function spanOf(entry: StoredResource): readonly [number, number | null] {
-  const bis = entry.attributes.bis;
-  return [
-    Date.parse(entry.attributes.von as string),
-    typeof bis === 'string' ? Date.parse(bis) : null,
-  ];
+  let span = spans.get(entry);
+  if (!span) {
+    const bis = entry.attributes.bis;
+    span = [
+      Date.parse(entry.attributes.von as string),
+      typeof bis === 'string' ? Date.parse(bis) : null,
+    ];
+    spans.set(entry, span);
+  }
+  return span;
 }
 
 function entryOrNotFound(context: ApiContext, id: string): StoredResource {
@@ -166,10 +174,11 @@ function listHours(
     ? context.store.related('helferstunden', 'user', principal.userId)
     : context.store.all('helferstunden');
   return candidates.filter((entry) => {
+    // The change time first: a sync's lists ask for the few entries changed since its last.
+    if (since !== undefined && entry.updatedAt < since) return false;
     const [start, end] = spanOf(entry);
     if (!(start >= from || (end !== null && end >= from))) return false;
-    if (before !== undefined && !(start < before || (end !== null && end < before))) return false;
-    return since === undefined || entry.updatedAt >= since;
+    return before === undefined || start < before || (end !== null && end < before);
   });
 }
 

@@ -8,7 +8,6 @@ import type { Replica } from '../db/open';
 import { refusedArguments } from '../core-error';
 import { exportCalendar } from './ics-export';
 import { exportCsv } from './csv-export';
-import { exportAttendance, exportDuePdf } from './pdf-export';
 import { checkCombination, exportRequestSchema } from './request';
 import type { ExportResult } from './result';
 
@@ -43,9 +42,12 @@ export async function exportData(
       return exportCalendar(replica, request, now);
     case 'csv':
       return exportCsv(replica, request, now);
-    case 'pdf':
+    case 'pdf': {
+      // The PDF library and its fonts load only for a PDF (every command line start saves them).
+      const { exportAttendance, exportDuePdf } = await import('./pdf-export');
       return request.what === 'due'
         ? exportDuePdf(replica, request, now)
         : exportAttendance(replica, request, now);
+    }
   }
 }

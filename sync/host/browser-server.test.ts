@@ -855,7 +855,10 @@ describe('WebSocket: a seeded fuzz of malformed messages', () => {
     const random = generator(SEED);
     let client = await Client.open(server);
     const seen = { refused: 0, answered: 0, closed: 0, binary: 0 };
-    const started = Date.now();
+    // A coarse bound on their cost: the CPU time this process spent on them (server and client
+    // alike; 18 to 21 s on the 2-core machine), not the wall clock, which the other test files
+    // running beside this one lengthen.
+    const cpuBefore = process.cpuUsage();
     try {
       for (let i = 0; i < COUNT; i += 1) {
         const id = 1_000 + i;
@@ -911,7 +914,8 @@ describe('WebSocket: a seeded fuzz of malformed messages', () => {
     expect(seen.refused + seen.answered + seen.closed).toBe(COUNT);
     expect(seen.closed).toBeGreaterThanOrEqual(3);
     expect(seen.binary).toBeGreaterThan(100);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    const cpu = process.cpuUsage(cpuBefore);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(30_000);
     expect(sha256(replicaFile)).toBe(before);
-  });
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { syncWorker } from '../../test/support/bundled';
 import { demoSandbox } from '../../test/support/demo-sandbox';
 import { until } from '../../test/support/host-session';
 import { temporaryFiles } from '../../test/support/temp-files';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     secrets: fileSecretStore(join(userDataDir, 'secrets.json')),
     openExternal: async () => undefined,
     demo,
+    ...syncWorker,
     // The desktop app's dialog, as electron/main.ts gives it: ask, then write where chosen.
     saveFile: async (suggestedName, bytes, mimeType) => {
       dialogAsked.push({ name: suggestedName, mimeType });

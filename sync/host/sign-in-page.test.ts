@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from '../../test/support/loopback-port';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { syncWorker } from '../../test/support/bundled';
 import { until } from '../../test/support/host-session';
 import type { AppState, CoreEvent } from '../contract';
 import type { Outcome } from '../dispatch';
@@ -38,6 +39,7 @@ async function openSession(name: string) {
     openExternal: async (url) => {
       opened.push(url);
     },
+    ...syncWorker,
   });
   const events: CoreEvent[] = [];
   session.onEvent((event) => events.push(event));

@@ -4,7 +4,6 @@
 // process itself, `vorort sync`, as a child that can be killed at any moment.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   authorizeUrl,
   fetchNoRedirect,
@@ -15,8 +14,7 @@ import {
 } from '../../sandbox/auth/oauth-test-client';
 import { parseFaultSpec, REQUEST_FAULT_KINDS, type FaultRates } from '../../sandbox/http/faults';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-
-const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
+import { CLI } from '../support/bundled';
 
 export interface ChaosSandbox {
   sandbox: RunningSandbox;

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { sandboxDemo } from '../../electron/demo';
+import { demoWorker, syncWorker } from '../support/bundled';
 import type { BrowserServer } from '../../sync/host/browser-server';
 import type { DemoProvider } from '../../sync/host/session';
 import { TcpSwitch as Switch } from '../support/tcp-switch';
@@ -44,7 +45,7 @@ function switchedDemo(): { demo: DemoProvider; service: () => Switch } {
   let service: Switch | null = null;
   const demo: DemoProvider = {
     async start(dataDir) {
-      const started = await sandboxDemo().start(dataDir);
+      const started = await sandboxDemo(demoWorker).start(dataDir);
       const base = new URL(started.baseUrl);
       const switched = new Switch(Number(base.port));
       await switched.start();
@@ -88,6 +89,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
       userDataDir: userData,
       rendererDir: renderer.dir,
       demo: switched.demo,
+      ...syncWorker,
       openExternal: async () => {
         throw new Error('no system browser in this test (the demo signs in by itself)');
       },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { sandboxDemo } from '../../electron/demo';
+import { demoWorker, syncWorker } from '../support/bundled';
 import type { DemoProvider } from '../../sync/host/session';
 import {
   accessibilityViolations,
@@ -41,13 +42,14 @@ describe.runIf(haveChromium)('the demo starting, in a browser', () => {
     const demo: DemoProvider = {
       async start(dataDir) {
         await held;
-        return sandboxDemo().start(dataDir);
+        return sandboxDemo(demoWorker).start(dataDir);
       },
     };
     app = await startBrowserMode({
       userDataDir: userData,
       rendererDir: renderer.dir,
       demo,
+      ...syncWorker,
       openExternal: async () => {
         throw new Error('no system browser in this test (the demo signs in by itself)');
       },

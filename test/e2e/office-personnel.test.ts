@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { syncWorker } from '../support/bundled';
 import { SCOPE_CATALOGUE } from '../../sandbox/auth/scopes';
 import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
@@ -146,6 +147,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
       userDataDir: userData,
       rendererDir,
       demo: noDemo,
+      ...syncWorker,
       openExternal: async (url) => {
         const authorize = new URL(url);
         authorize.searchParams.set('login_hint', 'office');

@@ -12,6 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from '../support/loopback-port';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { sandboxDemo } from '../../electron/demo';
+import { demoWorker, syncWorker } from '../support/bundled';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import {
   accessibilityViolations,
@@ -68,7 +70,13 @@ describe.skipIf(!haveChromium)('signing in without a browser; the demo offline',
   async function openApp(options: Partial<Parameters<typeof startBrowserMode>[0]>) {
     const userDataDir = mkdtempSync(join(tmpdir(), 'vorort-e2e-sign-in-'));
     folders.push(userDataDir);
-    const app = await startBrowserMode({ userDataDir, rendererDir, ...options });
+    const app = await startBrowserMode({
+      userDataDir,
+      rendererDir,
+      demo: sandboxDemo(demoWorker),
+      ...syncWorker,
+      ...options,
+    });
     apps.push(app);
     context = await browser.newContext({ viewport: SIZES[0], locale: 'de-DE' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {

@@ -17,10 +17,12 @@ import {
   type Page,
 } from 'playwright-core';
 import axeCore from 'axe-core';
+import BetterSqlite3 from 'better-sqlite3';
 import WebSocket from 'ws';
 import { build } from 'vite';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import type { BrowserServer } from '../../sync/host/browser-server';
+import { userDataFiles } from '../../sync/host/files';
 import type { DemoProvider } from '../../sync/host/session';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -224,4 +226,21 @@ export async function fillAccountForm(
   await form.getByLabel('Adresse der Token-Ausgabe (OAuth token)').fill(sandbox.tokenUrl);
   await form.getByLabel('Client-ID', { exact: true }).fill(sandbox.clientId);
   return form;
+}
+
+/**
+ * Makes the app's replica hold a course as last confirmed `ms` before `at`: the state a minute
+ * of waiting leaves (the refresh and the sync ask for a course again by its confirmation's age),
+ * without the minute.
+ */
+export function confirmCourseAt(userDataDir: string, courseId: string, at: number): void {
+  const replica = new BetterSqlite3(userDataFiles(userDataDir).replica, { timeout: 5_000 });
+  try {
+    const aged = replica
+      .prepare("UPDATE confirmations SET confirmed_at = ? WHERE scope = 'course' AND id = ?")
+      .run(new Date(at).toISOString(), courseId);
+    if (aged.changes !== 1) throw new Error(`course ${courseId} has no confirmation to age`);
+  } finally {
+    replica.close();
+  }
 }

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { syncWorker } from '../support/bundled';
 import type { RunningSandbox } from '../../sandbox/server';
 import { getJson, list, type OracleTarget, type Resource } from '../support/service-read';
 import { TcpSwitch } from '../support/tcp-switch';
@@ -29,6 +30,7 @@ import {
   buildRenderer,
   chromiumPresent,
   collectPageErrors,
+  confirmCourseAt,
   fillAccountForm,
   coreClient,
   launchChromium,
@@ -98,6 +100,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       userDataDir: userData,
       rendererDir,
       demo: noDemo,
+      ...syncWorker,
       // The system browser: follows the sandbox's redirects (its login page approves by itself
       // the account login_hint names) to the app's loopback listener.
       openExternal: async (url) => {
@@ -712,13 +715,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
 
     // A sync asks for a course's participants again once its "Stand" is a minute old (not right
     // after the last time): the trainer comes back online a little later, as at a venue.
-    const confirmed = Date.parse(
-      (await page.getByTestId('as-of').getAttribute('data-confirmed-at')) ?? '',
-    );
-    expect(confirmed).toBeGreaterThan(0);
-    await expect
-      .poll(() => Date.now() - confirmed, { timeout: 75_000, interval: 500 })
-      .toBeGreaterThan(61_000);
+    confirmCourseAt(userData, course.id, Date.now() - 61_000);
     // The service back: before its push, the sync asks for the course again and meets both
     // changes; the two comments wait for a decision instead of replacing the office's unseen.
     await service.start();

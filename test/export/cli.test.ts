@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../support/bundled';
 import { temporaryFiles } from '../support/temp-files';
 import { exportWorld, type ExportWorld } from './fixture';
 
@@ -27,7 +28,7 @@ interface Ran {
 
 function vorort(args: string[]): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/vorort.mjs', ...args], (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => {
       const code = error ? ((error as { code?: number }).code ?? 1) : 0;
       expect(stderr, 'no stack trace').not.toMatch(/\n\s+at /);
       resolve({ code, stdout, stderr });

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../support/bundled';
 import { temporaryFiles } from '../support/temp-files';
 import { berlinDateTime, dstDays, exportWorld, type ExportWorld } from './fixture';
 
@@ -35,7 +36,7 @@ async function exportIn(zone: string, format: 'ics' | 'csv'): Promise<string> {
   await run(
     process.execPath,
     [
-      'bin/vorort.mjs',
+      CLI,
       'export',
       '--db',
       world.file,

@@ -18,6 +18,7 @@ import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { sandboxDemo } from '../../electron/demo';
+import { demoWorker, syncWorker } from '../support/bundled';
 import type { BrowserServer } from '../../sync/host/browser-server';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -90,7 +91,8 @@ describe.skipIf(!haveChromium)('export and the calendar feed in the browser', ()
     app = await startBrowserMode({
       userDataDir: userData,
       rendererDir,
-      demo: sandboxDemo(),
+      demo: sandboxDemo(demoWorker),
+      ...syncWorker,
       openExternal: async () => {
         throw new Error('no system browser in this test (the demo signs in by itself)');
       },

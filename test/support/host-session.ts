@@ -9,6 +9,7 @@ import {
   type HostSession,
   type HostSessionOptions,
 } from '../../sync/host/session';
+import { syncWorker } from './bundled';
 
 export interface TestSession {
   session: HostSession;
@@ -29,6 +30,7 @@ export async function openTestSession(
     openExternal: async () => {
       throw new Error('this test opens no browser');
     },
+    ...syncWorker,
     ...options,
   });
   const events: CoreEvent[] = [];

@@ -2,7 +2,7 @@
 // killed in this process does not share an event loop with the service it talks to.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { CLI } from './bundled';
 
 export interface SandboxInfo {
   baseUrl: string;
@@ -17,8 +17,6 @@ export interface SandboxProcess extends SandboxInfo {
   child: ChildProcess;
   stop(): Promise<void>;
 }
-
-const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
 
 export async function spawnSandbox(args: string[], timeoutMs = 120_000): Promise<SandboxProcess> {
   const child = spawn(process.execPath, [CLI, 'sandbox', '--json', '--port', '0', ...args], {

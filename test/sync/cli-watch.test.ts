@@ -6,12 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
 import { openReplica } from '../../sync/db/open';
-
-const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
+import { CLI } from '../support/bundled';
 
 /** A running `vorort` whose stdout lines can be awaited. */
 function watch(args: string[]) {

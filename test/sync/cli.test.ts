@@ -12,7 +12,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
@@ -22,8 +21,7 @@ import { openReplica } from '../../sync/db/open';
 import { syncLockFile } from '../../sync/db/sync-lock';
 import type { SyncSummary } from '../../sync/pull/engine';
 import { expectOfficeReplica } from '../support/service-oracle';
-
-const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
+import { CLI } from '../support/bundled';
 
 interface Run {
   code: number | null;

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_TYPES, type ResourceType, type StoredResource } from '../../sandbox/data/store';
 import { formatBerlinDateTime } from '../../sandbox/http/berlin-time';
@@ -18,10 +17,9 @@ import { callOrThrow, createDispatcher } from '../../sync/dispatch';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import { EVERY_ITEM_EVERY_SYNC, type SyncOptions } from '../../sync/pull/options';
 import { expectOfficeReplica, expectTrainerReplica } from '../support/service-oracle';
+import { CLI } from '../support/bundled';
 
 type Profile = 'office' | 'trainer';
-
-const CLI = fileURLToPath(new URL('../../bin/vorort.mjs', import.meta.url));
 
 /** The command line as a user runs it: a child process; its exit code and output. */
 function vorort(args: string[]): Promise<{ code: number | null; stdout: string }> {
