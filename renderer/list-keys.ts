@@ -9,9 +9,11 @@ export interface RovingRowsOptions {
   /** A row's height (CSS px), or its estimate when rows are measured. */
   rowHeight: number;
   overscan: number;
+  /** Told the rows in view (and a few around): a windowed list reads their blocks. */
+  onRange?: (from: number, to: number) => void;
 }
 
-export function useRovingRows({ count, rowHeight, overscan }: RovingRowsOptions) {
+export function useRovingRows({ count, rowHeight, overscan, onRange }: RovingRowsOptions) {
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const focusPending = useRef(false);
@@ -22,6 +24,10 @@ export function useRovingRows({ count, rowHeight, overscan }: RovingRowsOptions)
     overscan,
   });
   const index = Math.min(active, Math.max(0, count - 1));
+  const rows = virtualizer.getVirtualItems();
+  const first = rows[0]?.index ?? 0;
+  const last = rows[rows.length - 1]?.index ?? 0;
+  useEffect(() => onRange?.(first, last), [first, last, onRange]);
 
   // A new search or filter starts at the top.
   useEffect(() => {
@@ -67,5 +73,5 @@ export function useRovingRows({ count, rowHeight, overscan }: RovingRowsOptions)
     return true;
   };
 
-  return { scroller, virtualizer, index, setActive, move, moveKey };
+  return { scroller, virtualizer, rows, index, setActive, move, moveKey };
 }

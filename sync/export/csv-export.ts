@@ -7,7 +7,7 @@ import { courseInfo, readFeedEvents, readParticipants } from './read';
 import type { ExportRequest } from './request';
 import { encoder, result, type ExportResult } from './result';
 import { courseDatesOf, courseFileName, dueOf, feedNote, hoursOf } from './selection';
-import { WORDS } from './words';
+import { germanDay, WORDS } from './words';
 
 interface CsvDates {
   date(ms: number): string;
@@ -20,7 +20,7 @@ function csvDates(style: CsvStyle): CsvDates {
     ? {
         date: berlinGermanDate,
         time: berlinTime,
-        day: (d) => (d ? d.split('-').reverse().join('.') : ''),
+        day: (d) => (d ? germanDay(d) : ''),
       }
     : { date: berlinIsoDate, time: berlinTime, day: (d) => d };
 }

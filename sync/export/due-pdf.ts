@@ -5,8 +5,9 @@
 // table's head; a person's lines stay together on one page when they fit on one.
 import { berlinGermanDate, berlinIsoDate } from '../contract/service-time';
 import type { DuePerson, QueryResults } from '../contract';
-import { A4, CONTENT_WIDTH, MARGIN, startPdf, type Language } from './pdf-document';
+import { A4, CONTENT_WIDTH, MARGIN, startPdf } from './pdf-document';
 import { PdfText, type Face } from './pdf-text';
+import { dayIn, type Language } from './words';
 
 const WORDS = {
   de: {
@@ -41,6 +42,15 @@ const WIDTHS = [...COLUMNS, LAST_WIDTH];
 const PAD = 4;
 const SIZE = 9;
 const BOTTOM = A4.height - MARGIN.bottom;
+/** The column of the day an entry falls due. */
+const DUE_COLUMN = 3;
+
+/** One line of the table: a person's first, or one more of their entries. */
+interface Line {
+  cells: string[];
+  faces: Face[];
+  expired: boolean;
+}
 
 export interface DuePdf {
   bytes: Uint8Array;
@@ -55,7 +65,7 @@ export async function renderDuePdf(
   now: Date,
 ): Promise<DuePdf> {
   const words = WORDS[language];
-  const day = (iso: string) => (language === 'de' ? iso.split('-').reverse().join('.') : iso);
+  const day = (iso: string) => dayIn(language, iso);
   const pdf = startPdf(`${words.title} (${day(until)})`, language, now);
   const { doc } = pdf;
   const text = new PdfText(doc);
@@ -92,7 +102,7 @@ export async function renderDuePdf(
   };
 
   /** A person's cells per line: the first line names them and says how current their checks are. */
-  const linesOf = (person: DuePerson): { cells: string[]; faces: Face[] }[] => {
+  const linesOf = (person: DuePerson): Line[] => {
     const name = [person.nachname, person.vorname].filter((part) => part.trim()).join(', ') || '–';
     const who = person.mitgliednr ? `${name}\n${words.number(person.mitgliednr)}` : name;
     const asOf = person.checksConfirmedAt
@@ -102,6 +112,7 @@ export async function renderDuePdf(
       : words.neverRead;
     const entries = person.entries.length ? person.entries : [null];
     return entries.map((entry, index) => ({
+      expired: entry?.expired ?? false,
       cells: [
         index === 0 ? who : '',
         entry ? words.kinds[entry.kind] : '',
@@ -118,12 +129,12 @@ export async function renderDuePdf(
       ],
     }));
   };
-  const laidOut = (line: { cells: string[]; faces: Face[] }) => {
+  const laidOut = (line: Line) => {
     const cells = line.cells.map((cell, column) =>
       text.lines(cell, line.faces[column]!, SIZE, WIDTHS[column]! - 2 * PAD),
     );
     const height = Math.max(1, ...cells.map((lines) => lines.length)) * lineHeight + 2 * PAD;
-    return { cells, faces: line.faces, height };
+    return { ...line, cells, height };
   };
 
   let y = newPage();
@@ -147,9 +158,9 @@ export async function renderDuePdf(
       let x = MARGIN.left;
       doc.fillColor('#000');
       line.cells.forEach((cell, column) => {
-        if (column === 3 && line.faces[3] === 'bold') doc.fillColor('#a00000');
+        // An expired entry's day in red.
+        doc.fillColor(line.expired && column === DUE_COLUMN ? '#a00000' : '#000');
         text.draw(cell, line.faces[column]!, SIZE, x + PAD, y + PAD);
-        doc.fillColor('#000');
         x += WIDTHS[column]!;
       });
       y += line.height;

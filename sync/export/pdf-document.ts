@@ -3,8 +3,7 @@
 // export time (pdfkit derives the file id from CreationDate).
 import PDFDocument from 'pdfkit';
 import { berlinGermanDate, berlinIsoDate, berlinTime } from '../contract/service-time';
-
-export type Language = 'de' | 'en';
+import type { Language } from './words';
 
 export const A4 = { width: 595.28, height: 841.89 };
 export const MARGIN = { left: 42, right: 42, top: 40, bottom: 48 };

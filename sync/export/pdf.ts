@@ -11,9 +11,10 @@ import {
   berlinTime,
   berlinWallClock,
 } from '../contract/service-time';
-import { A4, CONTENT_WIDTH, MARGIN, startPdf, type Language } from './pdf-document';
+import { A4, CONTENT_WIDTH, MARGIN, startPdf } from './pdf-document';
 import { PdfText, type Face, type Line } from './pdf-text';
 import type { CourseDateRecord, CourseInfo, ParticipantRecord } from './read';
+import { dayIn, type Language } from './words';
 
 const WORDS = {
   de: {
@@ -170,11 +171,7 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Atten
 
 function cellsOf(person: ParticipantRecord, number: number, language: Language): string[] {
   const name = [person.lastName, person.firstName].filter((part) => part.trim()).join(', ');
-  const birthday = person.birthday
-    ? language === 'de'
-      ? person.birthday.split('-').reverse().join('.')
-      : person.birthday
-    : '';
+  const birthday = person.birthday ? dayIn(language, person.birthday) : '';
   return [String(number), name || '–', person.company ?? '', birthday];
 }
 

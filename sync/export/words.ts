@@ -1,5 +1,13 @@
-// The words of exported files, German first: column heads, descriptions, states, file names.
+// The words of exported files, German first: column heads, descriptions, states, file names;
+// and a calendar day as each language writes it.
 export type Language = 'de' | 'en';
+
+/** A day YYYY-MM-DD as German writes it: dd.mm.yyyy. */
+export const germanDay = (iso: string) => iso.split('-').reverse().join('.');
+
+/** A day YYYY-MM-DD as the language writes it (German dd.mm.yyyy, English as it is). */
+export const dayIn = (language: Language, iso: string) =>
+  language === 'de' ? germanDay(iso) : iso;
 
 export const WORDS = {
   de: {

@@ -5,7 +5,7 @@ import type { Sqlite } from '../db/sqlite';
 import { WRITE_COMMANDS, type WriteCommandName } from '../contract';
 import type { WriteMethod } from '../api';
 import type { StoredBase } from './local-truth';
-import { parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
+import { mayHaveArrived, parseArgs, verbOf, type OutboxRow, type WriteArgs } from './operations';
 import { writableType } from './records';
 import { prepared } from '../db/statements';
 
@@ -55,7 +55,7 @@ export function requestFor(
       body: { data: { type: 'cancellation', attributes: args.attributes ?? {} } },
     };
   }
-  if (verb === 'update') return patchFor(sqlite, spec.type, args, path, op.attempts > 0);
+  if (verb === 'update') return patchFor(sqlite, spec.type, args, path, mayHaveArrived(op));
   const data: Record<string, unknown> = { type: spec.type, attributes: args.attributes ?? {} };
   if (clientId && verb === 'create') data.id = clientId;
   if (args.relationships && Object.keys(args.relationships).length > 0)
@@ -69,8 +69,9 @@ export function requestFor(
 
 /**
  * The PATCH of an update: what it changes against the replica's base. Once tried, all it sets:
- * an earlier attempt may have reached the service with its answer lost, and a change folded in
- * since may set a field back to the base's value, which the service then no longer holds.
+ * an earlier attempt may have reached the service with its answer lost, and the operation edited
+ * since (outbox.edit) may set a field back to the base's value, which the service then no longer
+ * holds.
  */
 function patchFor(
   sqlite: Sqlite,

@@ -3,8 +3,7 @@
 // checks were never read after them (unknown, not clear), unless left out. Exported as CSV or
 // printed as PDF from the replica (offline too). Up/Down move through the people, Enter opens
 // one in the list of everyone.
-import { addMonths, format } from 'date-fns';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serviceDay, type DuePerson, type ExportRequestInput } from '../../contract';
 import { ExportButton } from '../../components/ExportButton';
@@ -13,6 +12,7 @@ import { errorText } from '../../errors';
 import { formatDate, formatNumber } from '../../format';
 import { useFill } from '../../layout';
 import { useRovingRows } from '../../list-keys';
+import { addMonths } from '../courses/state';
 import { PersonStatusBadge } from './bits';
 import { PersonnelTabs, viewPanelId } from './PersonnelTabs';
 import { usePersonnelUi } from './state';
@@ -22,11 +22,6 @@ const MONTHS = [0, 1, 3, 6, 12];
 const PERSON_HEIGHT = 44;
 const ENTRY_HEIGHT = 26;
 
-/** The last day something may fall due to be listed: today, or `months` months later. */
-function untilOf(today: string, months: number): string {
-  return format(addMonths(new Date(`${today}T12:00:00`), months), 'yyyy-MM-dd');
-}
-
 export function DueView({ onOpenPerson }: { onOpenPerson(id: string): void }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -35,7 +30,8 @@ export function DueView({ onOpenPerson }: { onOpenPerson(id: string): void }) {
   const root = useRef<HTMLElement>(null);
   useFill(root);
   const today = serviceDay();
-  const until = untilOf(today, months);
+  // The last day something may fall due to be listed: today, or `months` months later.
+  const until = addMonths(today, months);
   const [range, setRange] = useState({ from: 0, to: 40 });
   const onRange = useCallback((from: number, to: number) => setRange({ from, to }), []);
   const due = useWindowedQuery('personnel.due', { until, today, unread }, range);
@@ -148,15 +144,12 @@ function DueList({
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const { scroller, virtualizer, index, setActive, moveKey } = useRovingRows({
+  const { scroller, virtualizer, rows, index, setActive, moveKey } = useRovingRows({
     count: total,
     rowHeight: PERSON_HEIGHT + ENTRY_HEIGHT,
     overscan: 8,
+    onRange,
   });
-  const rows = virtualizer.getVirtualItems();
-  const first = rows[0]?.index ?? 0;
-  const last = rows[rows.length - 1]?.index ?? 0;
-  useEffect(() => onRange(first, last), [first, last, onRange]);
 
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
     if (moveKey(event, '[data-testid="due-row"]')) return;

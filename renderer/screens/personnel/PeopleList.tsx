@@ -1,7 +1,7 @@
 // The people, virtualized over the whole list (the 10,000th person is a scroll away; its block
 // of rows is read when it comes into view). One row is in the tab order: Up/Down, PageUp/PageDown
 // and Home/End move, Enter opens the person beside the list.
-import { useEffect, useImperativeHandle, type Ref } from 'react';
+import { useImperativeHandle, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PersonListItem } from '../../contract';
 import { useRovingRows } from '../../list-keys';
@@ -37,16 +37,12 @@ export function PeopleList({
   labelledBy: string;
 }) {
   const { t } = useTranslation();
-  const { scroller, virtualizer, index, setActive, move, moveKey } = useRovingRows({
+  const { scroller, virtualizer, rows, index, setActive, move, moveKey } = useRovingRows({
     count: total,
     rowHeight: ROW_HEIGHT,
     overscan: 10,
+    onRange,
   });
-  const rows = virtualizer.getVirtualItems();
-  const first = rows[0]?.index ?? 0;
-  const last = rows[rows.length - 1]?.index ?? 0;
-
-  useEffect(() => onRange(first, last), [first, last, onRange]);
 
   useImperativeHandle(handle, () => ({ focus: () => move(index) }));
 

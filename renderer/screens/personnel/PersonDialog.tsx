@@ -13,6 +13,7 @@ import { Dialog } from '../../components/Dialog';
 import { InputField, SelectField } from '../../components/Field';
 import { sendCommand, useQuery, type FieldErrors } from '../../data';
 import { errorText } from '../../errors';
+import { words } from '../sync-centre/describe';
 import {
   changedAttributes,
   draftOf,
@@ -192,9 +193,7 @@ function PersonForm({
       <h2 id="person-dialog-title">{title}</h2>
       {request.refused?.error ? (
         <p className="reason" data-testid="person-refused-reason">
-          {t('personnel.form.refusedBecause', {
-            words: request.refused.error.message[i18n.language === 'en' ? 'en' : 'de'],
-          })}
+          {words(request.refused.error.message, i18n.language)}
         </p>
       ) : null}
       {request.mode === 'identifier' ? (

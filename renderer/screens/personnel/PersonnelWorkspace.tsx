@@ -28,7 +28,8 @@ const SORTS: PersonnelSort[] = ['name', 'mitgliednr', 'status'];
 
 export function PersonnelWorkspace() {
   const view = usePersonnelUi((state) => state.view);
-  const { setView, setOpen } = usePersonnelUi();
+  const setView = usePersonnelUi((state) => state.setView);
+  const setOpen = usePersonnelUi((state) => state.setOpen);
   if (view === 'due')
     return (
       <DueView
