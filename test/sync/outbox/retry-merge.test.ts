@@ -1,9 +1,8 @@
-// A change folded into an operation whose earlier attempt may have reached the service (DESIGN
-// rules 5, 7): the answer to a PATCH is lost after the service committed it, so the operation
-// waits to be retried; a later change of the same field back to the value the replica's base
-// still holds folds into it. The retry must send that value: the service may hold the first
-// attempt's. (Found by the chaos test: a notification marked read, the answer lost, marked unread
-// again, and the service left it read.)
+// An operation whose earlier attempt may have reached the service, changed before its retry
+// (DESIGN rules 5, 7): the answer to a PATCH is lost after the service committed it, so the
+// operation waits to be retried; it is edited in the sync centre back to the value the replica's
+// base still holds. The retry must send that value: the service may hold the first attempt's.
+// (A later write no longer folds into it: test/sync/outbox/lost-answers.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticToken } from '../../../sync/api';
 import { pushOutbox } from '../../../sync/outbox/replay';
@@ -30,7 +29,7 @@ async function served(id: string): Promise<Record<string, unknown>> {
   return list.data.find((item) => item.id === id)!.attributes;
 }
 
-describe('an update folded into one whose answer was lost', () => {
+describe('an update whose answer was lost, edited before its retry', () => {
   it('sends the later value even where it equals the base: the service may hold the first', async () => {
     const notification = world.replica.sqlite
       .prepare('SELECT id, gelesen FROM benachrichtigungen WHERE gelesen = 0 LIMIT 1')
@@ -56,11 +55,12 @@ describe('an update folded into one whose answer was lost', () => {
     const [waiting] = (await outbox(world)).filter((op) => op.state !== 'done');
     expect(waiting?.state).toBe('retrying');
 
-    // Unread again, before the retry: folded into the waiting operation.
-    await write(world, 'benachrichtigung.update', {
-      id: notification.id,
-      attributes: { gelesen: false },
+    // The waiting operation edited in the sync centre to unread again: the base's value.
+    const edited = await world.dispatcher.call('outbox.edit', {
+      id: waiting!.id,
+      arguments: { id: notification.id, attributes: { gelesen: false } },
     });
+    expect(edited.ok, JSON.stringify(edited)).toBe(true);
     world.replica.sqlite.prepare('UPDATE outbox SET next_attempt_at = NULL').run();
     await push(world);
     expect((await outbox(world)).filter((op) => op.state !== 'done')).toEqual([]);
