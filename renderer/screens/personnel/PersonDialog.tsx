@@ -312,9 +312,15 @@ export function RefusedPersonDialog({
   const request: PersonDialogRequest | null = !entry
     ? null
     : changes
-      ? person.data
-        ? { mode: 'edit', id: entry.recordId, attributes: person.data.attributes, refused: entry }
-        : null
+      ? person.data === undefined
+        ? null
+        : {
+            mode: 'edit',
+            id: entry.recordId,
+            // A person no longer in the replica: the refused values alone.
+            attributes: person.data?.attributes ?? args.attributes ?? {},
+            refused: entry,
+          }
       : entry.command === 'user.create'
         ? { mode: 'create', attributes: args.attributes ?? {}, refused: entry }
         : {
