@@ -49,6 +49,17 @@ const hoursDoc = (
 });
 const ref = (type: string, id: string) => ({ data: { type, id } });
 
+const activeType = () =>
+  sandbox.store.all('helferstunden_typ').find((typ) => typ.attributes.aktiv === true)!.id;
+const inactiveType = () =>
+  sandbox.store.all('helferstunden_typ').find((typ) => typ.attributes.aktiv === false)!.id;
+const anyAnlass = () => sandbox.store.all('helferstunden_anlass')[0]!.id;
+/** A new entry's occasion and active type. */
+const newEntry = () => ({
+  anlass: ref('helferstunden_anlass', anyAnlass()),
+  typ: ref('helferstunden_typ', activeType()),
+});
+
 describe('GET /helferstunden', () => {
   it('lists the own entries of the last six months by default', async () => {
     const hours = many(await member.get('/helferstunden'));
@@ -82,6 +93,17 @@ describe('GET /helferstunden', () => {
   });
 
   it('selects entries changed since an instant', async () => {
+    // An entry of the member's own, not approved (the demo's approvals follow the calendar).
+    const made = await member.post(
+      '/helferstunden',
+      hoursDoc(
+        { von: '2026-11-02T18:00:00+01:00', bis: '2026-11-02T21:30:00+01:00', stunden: 3.5 },
+        newEntry(),
+      ),
+    );
+    expect(made.status).toBe(201);
+    const entry = one(made);
+    // The store's clock is strictly increasing: the entry was made before this instant.
     const since = encodeURIComponent(sandbox.store.now());
     expect(
       many(
@@ -90,14 +112,11 @@ describe('GET /helferstunden', () => {
         ),
       ),
     ).toHaveLength(0);
-    const [entry] = many(await member.get('/helferstunden?filter[von]=2000-01-01')).filter(
-      (e) => !e.attributes.freigegeben,
-    );
     expect(
       (
         await member.patch(
-          `/helferstunden/${entry!.id}`,
-          hoursDoc({ bemerkung: 'nachgetragen' }, {}, entry!.id),
+          `/helferstunden/${entry.id}`,
+          hoursDoc({ bemerkung: 'nachgetragen' }, {}, entry.id),
         )
       ).status,
     ).toBe(200);
@@ -106,7 +125,7 @@ describe('GET /helferstunden', () => {
         `/helferstunden?filter[eigene]=false&filter[von]=2000-01-01&filter[changed_since]=${since}`,
       ),
     );
-    expect(ids(changed)).toEqual([entry!.id]);
+    expect(ids(changed)).toEqual([entry.id]);
   });
 
   it('includes occasions, types, users and the references of services and appointments', async () => {
@@ -133,16 +152,6 @@ describe('GET /helferstunden', () => {
 });
 
 describe('one entry', () => {
-  const activeType = () =>
-    sandbox.store.all('helferstunden_typ').find((typ) => typ.attributes.aktiv === true)!.id;
-  const inactiveType = () =>
-    sandbox.store.all('helferstunden_typ').find((typ) => typ.attributes.aktiv === false)!.id;
-  const anyAnlass = () => sandbox.store.all('helferstunden_anlass')[0]!.id;
-  const newEntry = () => ({
-    anlass: ref('helferstunden_anlass', anyAnlass()),
-    typ: ref('helferstunden_typ', activeType()),
-  });
-
   it('is created for the caller, unapproved, with its defaults', async () => {
     const answer = await member.post(
       '/helferstunden',
