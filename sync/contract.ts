@@ -138,6 +138,11 @@ export const queries = {
   'clients.list': z.object({ search: z.string().max(100).optional() }),
   'clients.participants': z.object({ clientId: id }),
   /**
+   * A client with its courses as the service's /clients/{id}/courses means them (those where the
+   * client is the client or has participants), from the replica, by first day; null: unknown.
+   */
+  'clients.get': z.object({ id }),
+  /**
    * Companies known to the replica (from participations), for a walk-in's company: search
    * anywhere in the name (ASCII case-insensitive; umlauts as typed), names beginning with it
    * first, then by name.
@@ -422,6 +427,20 @@ export interface QueryResults {
     lastName: string | null;
     status: string | null;
   }[];
+  'clients.get': {
+    id: string;
+    name: string | null;
+    city: string | null;
+    participants: number;
+    courses: {
+      id: string;
+      courseNumber: string | null;
+      title: string | null;
+      firstDate: string | null;
+      lastDate: string | null;
+      city: string | null;
+    }[];
+  } | null;
   'forms.list': { titel: string | null; aktion: unknown }[];
   'companies.list': {
     id: string;

@@ -1,15 +1,19 @@
-// Search everything (Ctrl+K, Cmd+K on macOS): people, courses and participants from the replica,
-// offline, with the kind beside each hit; ↑↓ choose, Enter opens, Escape closes.
+// Search everything (Ctrl+K, Cmd+K on macOS): people, courses, participants, occasions and
+// clients from the replica, offline, with the kind beside each hit; ↑↓ choose, Enter opens,
+// Escape closes.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '../data';
+import { formatDate } from '../format';
 import { Dialog } from './Dialog';
 import './search-palette.css';
 
 export type SearchHit =
   | { kind: 'person'; id: string; label: string }
   | { kind: 'course'; id: string; label: string }
-  | { kind: 'participant'; id: string; courseId: string; label: string };
+  | { kind: 'participant'; id: string; courseId: string; label: string }
+  | { kind: 'occasion'; id: string; label: string; datum: string | null }
+  | { kind: 'client'; id: string; label: string };
 
 export function SearchPalette({
   open,
@@ -33,7 +37,7 @@ export function SearchPalette({
 }
 
 function Palette({ onClose, onOpen }: { onClose(): void; onOpen(hit: SearchHit): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [text, setText] = useState('');
   const [typed, setTyped] = useState('');
   const [active, setActive] = useState(0);
@@ -50,6 +54,8 @@ function Palette({ onClose, onOpen }: { onClose(): void; onOpen(hit: SearchHit):
       ...found.data.people.map((p) => ({ kind: 'person' as const, ...p })),
       ...found.data.courses.map((c) => ({ kind: 'course' as const, ...c })),
       ...found.data.participants.map((p) => ({ kind: 'participant' as const, ...p })),
+      ...found.data.occasions.map((o) => ({ kind: 'occasion' as const, ...o })),
+      ...found.data.clients.map((c) => ({ kind: 'client' as const, ...c })),
     ];
   }, [found.data, typed]);
   useEffect(() => setActive(0), [hits]);
@@ -98,7 +104,12 @@ function Palette({ onClose, onOpen }: { onClose(): void; onOpen(hit: SearchHit):
             onMouseMove={() => setActive(index)}
             onClick={() => choose(hit)}
           >
-            <span className="search-hit-label">{hit.label.trim() || '–'}</span>
+            <span className="search-hit-label">
+              {hit.label.trim() || '–'}
+              {hit.kind === 'occasion' && hit.datum ? (
+                <span className="search-hit-date"> · {formatDate(hit.datum, i18n.language)}</span>
+              ) : null}
+            </span>
             <span className="search-hit-kind">{t(`search.kind.${hit.kind}`)}</span>
           </li>
         ))}

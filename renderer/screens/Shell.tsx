@@ -9,9 +9,11 @@ import { SearchPalette, type SearchHit } from '../components/SearchPalette';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { dialogOpen, focusWhenShown } from '../keyboard';
+import { ClientDialog } from './courses/ClientDialog';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { useCoursesUi } from './courses/state';
 import { HoursWorkspace } from './hours/HoursWorkspace';
+import { useHoursUi } from './hours/state';
 import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
 import { usePersonnelUi } from './personnel/state';
 import { Settings } from './Settings';
@@ -25,6 +27,8 @@ export function Shell({ state }: { state: AppState }) {
   const [workspace, setWorkspace] = useState<Workspace>('courses');
   const [signOut, setSignOut] = useState(false);
   const [searching, setSearching] = useState(false);
+  /** The client opened from search everything. */
+  const [client, setClient] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
 
   /** To a workspace; the focus to `focus` once it is shown (an opened record's heading). */
@@ -40,14 +44,33 @@ export function Shell({ state }: { state: AppState }) {
     });
   };
 
+  const openCourse = (courseId: string) => {
+    useCoursesUi.getState().setOpen({ courseId, dateId: null });
+    go('courses', '#course-detail-title');
+  };
+
   const openHit = (hit: SearchHit) => {
-    if (hit.kind === 'person') {
-      usePersonnelUi.getState().setOpen(hit.id);
-      go('personnel', '#person-title');
-    } else {
-      const courseId = hit.kind === 'course' ? hit.id : hit.courseId;
-      useCoursesUi.getState().setOpen({ courseId, dateId: null });
-      go('courses', '#course-detail-title');
+    switch (hit.kind) {
+      case 'person':
+        usePersonnelUi.getState().setOpen(hit.id);
+        return go('personnel', '#person-title');
+      case 'course':
+        return openCourse(hit.id);
+      case 'participant':
+        return openCourse(hit.courseId);
+      case 'occasion':
+        // An occasion is where hours are entered: a new entry for it, on its day.
+        useHoursUi.getState().setDialog({
+          mode: 'create',
+          draft: {
+            anlassId: hit.id,
+            anlassText: hit.label,
+            ...(hit.datum ? { day: hit.datum.slice(0, 10) } : {}),
+          },
+        });
+        return go('hours');
+      case 'client':
+        return setClient(hit.id);
     }
   };
 
@@ -127,6 +150,14 @@ export function Shell({ state }: { state: AppState }) {
       </main>
       <SignOutDialog open={signOut} onClose={() => setSignOut(false)} />
       <SearchPalette open={searching} onClose={() => setSearching(false)} onOpen={openHit} />
+      <ClientDialog
+        clientId={client}
+        onClose={() => setClient(null)}
+        onOpenCourse={(courseId) => {
+          setClient(null);
+          openCourse(courseId);
+        }}
+      />
     </div>
   );
 }

@@ -76,6 +76,7 @@ export const reads = {
   ],
   'clients.list': ['client_participants', 'clients'],
   'clients.participants': ['client_participants'],
+  'clients.get': ['addresses', 'client_participants', 'clients', 'courses', 'participations'],
   'companies.list': ['companies', 'uvts'],
 } as const satisfies Reads;
 

@@ -199,6 +199,7 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'reference.get': {},
   'clients.list': { search: 'B' },
   'clients.participants': { clientId: '1' },
+  'clients.get': { id: '1' },
   'companies.list': { search: 'Bau', limit: 5 },
   'forms.list': { typ: 'k', id: '1' },
   search: { text: 'An', limit: 5 },

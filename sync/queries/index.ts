@@ -4,6 +4,7 @@ import type { Replica } from '../db/open';
 import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
 import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
 import {
+  getClient,
   listCalendars,
   listClientParticipants,
   listClients,
@@ -52,6 +53,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'reference.get': () => referenceData(db),
     'clients.list': (args) => listClients(db, args),
     'clients.participants': (args) => listClientParticipants(db, args),
+    'clients.get': (args) => getClient(db, args.id),
     'companies.list': (args) => listCompanies(db, args),
     'forms.list': (args) => listForms(db, args),
     search: (args) => search(db, args),

@@ -263,6 +263,56 @@ export async function search(
   return { people, courses, participants, occasions, clients };
 }
 
+export async function getClient(
+  db: Kysely<Database>,
+  id: string,
+): Promise<QueryResults['clients.get']> {
+  const client = await db
+    .selectFrom('clients')
+    .select([
+      'id',
+      'name',
+      'city',
+      sql<number>`(SELECT count(*) FROM client_participants WHERE client_id = ${id})`.as(
+        'participants',
+      ),
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!client) return null;
+  const courses = await db
+    .selectFrom('courses as c')
+    .leftJoin('addresses as a', 'a.id', 'c.location_id')
+    .select([
+      'c.id as id',
+      'c.course_number as courseNumber',
+      'c.title as title',
+      'c.first_date as firstDate',
+      'c.last_date as lastDate',
+      'a.city as city',
+    ])
+    .where('c.local_state', 'is distinct from', 'deleted')
+    .where((eb) =>
+      eb.or([
+        eb('c.client_id', '=', id),
+        eb(
+          'c.id',
+          'in',
+          eb.selectFrom('client_participants').select('course_id').where('client_id', '=', id),
+        ),
+        eb(
+          'c.id',
+          'in',
+          eb.selectFrom('participations').select('course_id').where('client_id', '=', id),
+        ),
+      ]),
+    )
+    .orderBy('c.first_date')
+    .orderBy('c.id')
+    .execute();
+  return { ...client, participants: Number(client.participants), courses };
+}
+
 /**
  * Companies of the replica (they come with participations) for a walk-in's company: names that
  * begin with the search first, then those that contain it, each by name. LIKE ignores the case

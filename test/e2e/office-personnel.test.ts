@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { syncWorker } from '../support/bundled';
 import { SCOPE_CATALOGUE } from '../../sandbox/auth/scopes';
-import { formatBerlinDate } from '../../sandbox/data/time';
+import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
 import { TcpSwitch } from '../support/tcp-switch';
 import {
@@ -132,11 +132,81 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     return id;
   };
 
+  /**
+   * An occasion and a client for search everything, the client given a course of the sync's
+   * window (one with a date in the next two weeks), as the service's web pages would.
+   */
+  const makeOccasionAndClient = () => {
+    sandbox.store.put({
+      type: 'helferstunden_anlass',
+      id: '990100',
+      attributes: {
+        typ: 'sonstiges',
+        beschreibung: 'Zyxfest der Bereitschaft',
+        datum: fromToday(-3),
+        updated_at: formatBerlinDateTime(Date.now()),
+      },
+      relationships: { referenz: null },
+    });
+    // The service names occasions only with the entries that use them: one of the office's own.
+    const written = formatBerlinDateTime(Date.now() - 3 * 86_400_000);
+    sandbox.store.put({
+      type: 'helferstunden',
+      id: '990101',
+      attributes: {
+        freigegeben: false,
+        von: written,
+        bis: null,
+        stunden: 2,
+        anfahrt_km: null,
+        freies_zahlenfeld: null,
+        bemerkung: '',
+        created_at: written,
+        updated_at: written,
+      },
+      relationships: {
+        anlass: { type: 'helferstunden_anlass', id: '990100' },
+        typ: { type: 'helferstunden_typ', id: sandbox.store.all('helferstunden_typ')[0]!.id },
+        user: { type: 'user', id: sandbox.users.find((user) => user.role === 'office')!.id },
+      },
+    });
+    sandbox.store.put({
+      type: 'client',
+      id: '990200',
+      attributes: {
+        name: 'Zyxklinik Nord',
+        customer_number: 'K-990200',
+        street: 'Hafenstraße 1',
+        postal_code: '24103',
+        city: 'Kiel',
+        contact_person: '',
+        email: '',
+        phone: '',
+      },
+      relationships: {},
+    });
+    const [soon, later] = [fromToday(0), fromToday(14)];
+    const date = sandbox.store.all('course_date').find((candidate) => {
+      const day = String(candidate.attributes.from).slice(0, 10);
+      return day >= soon && day <= later;
+    })!;
+    const courseRef = date.relationships.course as { id: string };
+    const course = sandbox.store.get('course', courseRef.id)!;
+    sandbox.store.put({
+      ...course,
+      relationships: { ...course.relationships, client: { type: 'client', id: '990200' } },
+    });
+    return course;
+  };
+  let clientCourse = { id: '', title: '' };
+
   beforeAll(async () => {
     const renderer = await buildRenderer();
     rendererDir = renderer.dir;
     sandbox = await startTrainerSandbox();
     personId = await makePerson();
+    const course = makeOccasionAndClient();
+    clientCourse = { id: course.id, title: String(course.attributes.title) };
     const base = new URL(sandbox.baseUrl);
     service = new TcpSwitch(Number(base.port));
     await service.start();
@@ -291,6 +361,61 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('person-title');
     expect(await page.locator('#person-title').textContent()).toBe('Jürgen Zyxmüller');
   }, 60_000);
+
+  it('Ctrl+K finds a client (its courses, Enter opens one) and an occasion (Enter starts an hours entry for it)', async (test) => {
+    if (!signedIn) test.skip();
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('search-palette-input').waitFor();
+    await page.keyboard.type('zyxklin');
+    await expect
+      .poll(() => page.getByTestId('search-hit').first().getAttribute('data-kind'))
+      .toBe('client');
+    expect(await page.getByTestId('search-hit').first().textContent()).toBe('Zyxklinik NordKunde');
+    await page.keyboard.press('Enter');
+    const client = page.getByTestId('client-dialog');
+    await client.waitFor();
+    expect(await client.locator('h2').textContent()).toBe('Zyxklinik Nord');
+    await expect.poll(() => client.getByTestId('client-course').count()).toBe(1);
+    expect(await client.getByTestId('client-course').textContent()).toContain(clientCourse.title);
+    await shot(page, 'personnel-client-1366x860-de', false);
+    await axe('client, de');
+    await page.setViewportSize(SMALL_LAPTOP);
+    await language('en');
+    await expect.poll(() => client.locator('h3').textContent()).toBe('Courses');
+    await shot(page, 'personnel-client-1024x700-en', false);
+    await axe('client 1024, en');
+    await language('de');
+    await page.setViewportSize(LAPTOP);
+    // The focus is on its course: Enter opens it in the courses workspace.
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement).dataset.testid))
+      .toBe('client-course');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe('course-detail-title');
+    expect(await page.getByTestId('client-dialog').count()).toBe(0);
+
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('search-palette-input').waitFor();
+    await page.keyboard.type('zyxfest');
+    await expect
+      .poll(() => page.getByTestId('search-hit').first().getAttribute('data-kind'))
+      .toBe('occasion');
+    const [year, month, day] = fromToday(-3).split('-');
+    expect(await page.getByTestId('search-hit').first().textContent()).toBe(
+      `Zyxfest der Bereitschaft · ${day}.${month}.${year}Anlass`,
+    );
+    await shot(page, 'personnel-search-occasion-1366x860-de', false);
+    await page.keyboard.press('Enter');
+    const hours = page.getByTestId('hours-dialog');
+    await hours.waitFor();
+    expect(await page.getByTestId('hours-occasion').inputValue()).toBe('Zyxfest der Bereitschaft');
+    expect(await page.getByTestId('hours-date').inputValue()).toBe(`${day}.${month}.${year}`);
+    await page.keyboard.press('Escape');
+    await hours.waitFor({ state: 'hidden' });
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
 
   it('Fällig: what falls due by the months chosen, by person, printed as PDF and exported as CSV; Enter opens the person', async (test) => {
     if (!signedIn) test.skip();

@@ -54,6 +54,7 @@ function samples(): Record<ReadCallName, unknown> {
     'reference.get': {},
     'clients.list': { search: 'a' },
     'clients.participants': { clientId: client },
+    'clients.get': { id: client },
     'companies.list': { search: 'a' },
     'forms.list': { typ: 'k', id: course },
     search: { text: 'a' },
@@ -122,6 +123,7 @@ describe('the tables a command changed', () => {
     );
     expect(rerun.sort()).toEqual(
       [
+        'clients.get',
         'courses.days',
         'courses.get',
         'courses.list',

@@ -16,6 +16,7 @@ import { list, meaning, type OracleTarget } from '../support/service-oracle';
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let replica: Replica;
 let queries: TypedCaller;
+let api: ReturnType<typeof createApiClient>;
 let target: OracleTarget;
 let dir: string;
 const window = courseWindow(DEFAULT_SYNC_OPTIONS);
@@ -26,7 +27,7 @@ beforeAll(async () => {
   target = { baseUrl: sandbox.baseUrl, token: office.accessToken };
   dir = mkdtempSync(join(tmpdir(), 'vorort-queries-'));
   replica = openReplica(join(dir, 'replica.sqlite'));
-  const api = createApiClient({
+  api = createApiClient({
     baseUrl: sandbox.baseUrl,
     tokens: staticToken(office.accessToken),
   });
@@ -180,9 +181,41 @@ describe('hours and the rest', () => {
     expect((await queries.query('clients.participants', { clientId: client.id })).length).toBe(
       client.participants,
     );
+    const detail = (await queries.query('clients.get', { id: client.id }))!;
+    expect(detail).toMatchObject({
+      id: client.id,
+      name: client.name,
+      participants: client.participants,
+    });
+    expect(await queries.query('clients.get', { id: '999999999' })).toBeNull();
     const status = await queries.query('sync.status', {});
     expect(status.counts.user).toBe((await list(target, '/personal')).length);
     expect(status.lastSync?.ok).toBe(true);
+  });
+
+  it("gives a client's courses as the service lists them, as far as the replica holds them", async () => {
+    // A course of the replica's window made this client's on the service, as its web pages would.
+    const [client] = await queries.query('clients.list', {});
+    const [course] = (await queries.query('courses.list', { limit: 1 })).items;
+    const stored = sandbox.store.get('course', course!.id)!;
+    sandbox.store.put({
+      ...stored,
+      relationships: { ...stored.relationships, client: { type: 'client', id: client!.id } },
+    });
+    expect(
+      (await runSync({ api, replica, options: { profile: 'office', ...EVERY_ITEM_EVERY_SYNC } }))
+        .ok,
+    ).toBe(true);
+    const held = new Set(
+      (await queries.query('courses.list', { limit: 1000 })).items.map((c) => c.id),
+    );
+    for (const { id } of await queries.query('clients.list', {})) {
+      const served = (await list(target, `/clients/${id}/courses`)).map((c) => c.id);
+      const shown = (await queries.query('clients.get', { id }))!.courses.map((c) => c.id);
+      expect(shown.sort()).toEqual(served.filter((course) => held.has(course)).sort());
+    }
+    const detail = (await queries.query('clients.get', { id: client!.id }))!;
+    expect(detail.courses.map((c) => c.id)).toContain(course!.id);
   });
 
   it('searches people, courses and participants with one text', async () => {

@@ -19,8 +19,9 @@ import {
   serviceTime,
 } from '../../format';
 import { amountText } from './draft';
-import { HoursDialog, type HoursDialogRequest } from './HoursDialog';
+import { HoursDialog } from './HoursDialog';
 import { HoursList } from './HoursList';
+import { useHoursUi } from './state';
 import { dialogOpen, isTyping } from '../../keyboard';
 import './hours.css';
 
@@ -67,7 +68,8 @@ export function HoursWorkspace() {
   const entries = useYearEntries(year, wanted);
   const summary = useQuery('hours.summary', { userId: 'self', year });
   const suggestions = useQuery('hours.suggestions', {});
-  const [dialog, setDialog] = useState<HoursDialogRequest | null>(null);
+  const dialog = useHoursUi((state) => state.dialog);
+  const setDialog = useHoursUi((state) => state.setDialog);
   const [deleting, setDeleting] = useState<HoursItem | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
