@@ -406,6 +406,8 @@ export interface QueryResults {
     gelesen: boolean;
     erstelltAm: string | null;
     text: string | null;
+    /** The notification's https address, if it has one. */
+    link: string | null;
   }[];
   'reference.get': {
     organisation: Record<string, unknown> | null;

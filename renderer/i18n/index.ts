@@ -8,6 +8,8 @@ import de from './de.json';
 import en from './en.json';
 import hoursDe from './hours.de.json';
 import hoursEn from './hours.en.json';
+import notificationsDe from './notifications.de.json';
+import notificationsEn from './notifications.en.json';
 import personnelDe from './personnel.de.json';
 import personnelEn from './personnel.en.json';
 import syncCentreDe from './syncCentre.de.json';
@@ -17,6 +19,7 @@ const german = {
   ...de,
   courses: coursesDe,
   hours: hoursDe,
+  notifications: notificationsDe,
   personnel: personnelDe,
   syncCentre: syncCentreDe,
 };
@@ -24,6 +27,7 @@ const english = {
   ...en,
   courses: coursesEn,
   hours: hoursEn,
+  notifications: notificationsEn,
   personnel: personnelEn,
   syncCentre: syncCentreEn,
 };

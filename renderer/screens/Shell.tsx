@@ -1,4 +1,4 @@
-// The shell of the signed-in app: the sync indicator always in view, the workspaces (Alt+1 … 5
+// The shell of the signed-in app: the sync indicator always in view, the workspaces (Alt+1 … 6
 // switch between them), search everything (Ctrl+K), the user and sign-out.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,18 +8,27 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SearchPalette, type SearchHit } from '../components/SearchPalette';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
+import { useQuery } from '../data';
 import { dialogOpen, focusWhenShown } from '../keyboard';
 import { ClientDialog } from './courses/ClientDialog';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { useCoursesUi } from './courses/state';
 import { HoursWorkspace } from './hours/HoursWorkspace';
+import { NotificationsWorkspace } from './notifications/NotificationsWorkspace';
 import { useHoursUi } from './hours/state';
 import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
 import { usePersonnelUi } from './personnel/state';
 import { Settings } from './Settings';
 import { SyncCentre } from './sync-centre/SyncCentre';
 
-export const WORKSPACES = ['courses', 'hours', 'personnel', 'syncCenter', 'settings'] as const;
+export const WORKSPACES = [
+  'courses',
+  'hours',
+  'personnel',
+  'notifications',
+  'syncCenter',
+  'settings',
+] as const;
 export type Workspace = (typeof WORKSPACES)[number];
 
 export function Shell({ state }: { state: AppState }) {
@@ -30,6 +39,7 @@ export function Shell({ state }: { state: AppState }) {
   /** The client opened from search everything. */
   const [client, setClient] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
+  const unread = useQuery('notifications.list', { unreadOnly: true }).data?.length ?? 0;
 
   /** To a workspace; the focus to `focus` once it is shown (an opened record's heading). */
   const go = (next: Workspace, focus?: string) => {
@@ -129,6 +139,12 @@ export function Shell({ state }: { state: AppState }) {
                 onClick={() => go(name)}
               >
                 {t(`nav.${name}`)}
+                {name === 'notifications' && unread > 0 ? (
+                  <span className="nav-count" data-testid="nav-unread">
+                    <span aria-hidden="true">{unread}</span>
+                    <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
+                  </span>
+                ) : null}
               </button>
             </li>
           ))}
@@ -140,6 +156,8 @@ export function Shell({ state }: { state: AppState }) {
           <CoursesWorkspace />
         ) : workspace === 'hours' ? (
           <HoursWorkspace />
+        ) : workspace === 'notifications' ? (
+          <NotificationsWorkspace />
         ) : workspace === 'syncCenter' ? (
           <SyncCentre />
         ) : workspace === 'settings' ? (

@@ -79,6 +79,11 @@ function notificationItem(r: NotificationRow): NotificationItem {
     gelesen: attributes.gelesen === true,
     erstelltAm: r.erstellt_am,
     text: typeof attributes.text === 'string' ? attributes.text : null,
+    // Only a web address is offered to open; anything else the service sends stays unshown.
+    link:
+      typeof attributes.link === 'string' && /^https:\/\//i.test(attributes.link)
+        ? attributes.link
+        : null,
   };
 }
 

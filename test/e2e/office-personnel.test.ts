@@ -574,7 +574,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
       'changed',
     );
     // The sync centre says in words what waits.
-    await page.keyboard.press('Alt+4');
+    await page.keyboard.press('Alt+5');
     await expect
       .poll(() => page.locator('main').textContent())
       .toContain('Mobil von Jürgen Zyxmüller geändert');
@@ -687,6 +687,100 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     expect(everyone.filter((person) => person.attributes.nachname === 'Zyxneu')).toHaveLength(1);
   }, 180_000);
 
+  it('Mitteilungen offline: one marked read by keyboard, one deleted and the deletion undone, one deleted; reopened offline all of it holds; the service back holds exactly that', async (test) => {
+    if (!signedIn) test.skip();
+    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const served = async () => {
+      const response = await fetch(`${sandbox.baseUrl}/benachrichtigungen`, {
+        headers: { authorization: `Bearer ${officeUser.accessToken}` },
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        data: { id: string; attributes: { gelesen: boolean } }[];
+      };
+      return new Map(body.data.map((item) => [item.id, item.attributes.gelesen]));
+    };
+    const before = await served();
+    const rowsOf = () => page.getByTestId('notification-row');
+    const row = (id: string) =>
+      page.locator(`[data-testid="notification-row"][data-notification-id="${id}"]`);
+    await page.keyboard.press('Alt+4');
+    await page.getByTestId('notifications-list').waitFor();
+    await expect.poll(() => rowsOf().count()).toBeGreaterThan(2);
+    // Alt+4 lands on the first notification, where the keys work.
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement).dataset.rowIndex))
+      .toBe('0');
+    const unreadBefore = [...before].filter(([, read]) => !read).length;
+    expect(await page.getByTestId('notifications-unread').textContent()).toBe(
+      `${unreadBefore} ungelesen`,
+    );
+    expect(await page.getByTestId('nav-unread').textContent()).toContain(String(unreadBefore));
+    await shot(page, 'notifications-1366x860-de', false);
+    await axe('notifications, de');
+
+    await service.stop();
+    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    const ids = await rowsOf().evaluateAll((all) =>
+      all.map((element) => ({
+        id: (element as HTMLElement).dataset.notificationId!,
+        read: (element as HTMLElement).dataset.read === 'true',
+      })),
+    );
+    const marked = ids.find((item) => !item.read)!.id;
+    const [undone, removed] = ids.filter((item) => item.id !== marked).map((item) => item.id);
+    // Marked read by keyboard: the row focused, Enter.
+    await row(marked).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row(marked).getAttribute('data-read')).toBe('true');
+    expect(await row(marked).getByTestId('not-sent').count()).toBe(1);
+    // Deleted, and the deletion undone while it waits.
+    await row(undone!).getByTestId('notification-delete').click();
+    await expect.poll(() => row(undone!).count()).toBe(0);
+    await page.getByTestId('notification-undo').click();
+    await expect.poll(() => row(undone!).count()).toBe(1);
+    // Deleted by keyboard.
+    await row(removed!).focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => row(removed!).count()).toBe(0);
+    await expect.poll(() => pendingOf(page)).toBe(2);
+    await shot(page, 'notifications-offline-1366x860-de', false);
+
+    // Reopened offline: all of it holds.
+    await page.reload();
+    await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Alt+4');
+    await page.getByTestId('notifications-list').waitFor();
+    await expect.poll(() => row(marked).getAttribute('data-read')).toBe('true');
+    expect(await row(removed!).count()).toBe(0);
+    expect(await row(undone!).count()).toBe(1);
+    await expect.poll(() => pendingOf(page)).toBe(2);
+
+    await page.setViewportSize(SMALL_LAPTOP);
+    await language('en');
+    await expect
+      .poll(() => page.locator('#notifications-title').textContent())
+      .toBe('Notifications');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'notifications-1024x700-en-dark', false);
+    await axe('notifications 1024, en, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await language('de');
+    await page.setViewportSize(LAPTOP);
+
+    // The service back, nobody acting: exactly those two changes.
+    await service.start();
+    await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
+    const after = await served();
+    expect(after.get(marked)).toBe(true);
+    expect(after.has(removed!)).toBe(false);
+    expect(after.get(undone!)).toBe(before.get(undone!));
+    for (const [id, read] of before)
+      if (id !== marked && id !== removed) expect(after.get(id)).toBe(read);
+    expect(after.size).toBe(before.size - 1);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
+
   it('a change the service refuses later (a member number another person has) parks in the sync centre and opens the person’s form with the refused values', async (test) => {
     if (!signedIn) test.skip();
     const other = sandbox.store
@@ -709,7 +803,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => pendingOf(page)).toBe(1);
 
     await service.start();
-    await page.keyboard.press('Alt+4');
+    await page.keyboard.press('Alt+5');
     const parked = page.locator('[data-testid="outbox-row"][data-state="parked"]');
     await expect.poll(() => parked.count(), { timeout: 60_000, interval: 250 }).toBe(1);
     expect(await parked.getAttribute('data-command')).toBe('user.update');
