@@ -22,6 +22,7 @@ interface ExportCommandOptions {
   format: string;
   what: string;
   course?: string;
+  participation?: string;
   from?: string;
   until?: string;
   trainer?: string;
@@ -40,15 +41,19 @@ export function registerExportCommand(program: Command): void {
   program
     .command('export')
     .description(
-      'Write a calendar (.ics), a spreadsheet (CSV), a course’s attendance list or what falls due (PDF) from the replica, offline',
+      'Write a calendar (.ics), a spreadsheet (CSV), a course’s attendance list or certificates of attendance, or what falls due (PDF) from the replica, offline',
     )
     .requiredOption('--db <file>', 'the replica (SQLite file)')
     .requiredOption('--format <format>', EXPORT_FORMATS.join(' | '))
     .requiredOption(
       '--what <what>',
-      `${EXPORT_SUBJECTS.join(' | ')}: course dates, volunteer-hour entries, the private feed's events, one course's participants, the trainings and checks due by --until, or courses, hours and events in one calendar`,
+      `${EXPORT_SUBJECTS.join(' | ')}: course dates, volunteer-hour entries, the private feed's events, one course's participants, the trainings and checks due by --until, one course's certificates of attendance (PDF, those marked present), or courses, hours and events in one calendar`,
     )
-    .option('--course <id>', 'the course (participants: required; courses: only its dates)')
+    .option(
+      '--course <id>',
+      'the course (participants, certificates: required; courses: only its dates)',
+    )
+    .option('--participation <id>', 'certificates: this participant’s alone')
     .option('--from <date>', 'first day, YYYY-MM-DD (Berlin time)')
     .option('--until <date>', 'last day, YYYY-MM-DD (included)')
     .option('--trainer <id>', 'courses this person trains; "self" for the signed-in user')
@@ -100,6 +105,7 @@ function requestOf(options: ExportCommandOptions): ExportRequestInput {
     language: options.lang,
   };
   if (options.course !== undefined) request.courseId = options.course;
+  if (options.participation !== undefined) request.participationId = options.participation;
   if (options.from !== undefined) request.from = options.from;
   if (options.until !== undefined) request.until = options.until;
   if (options.trainer !== undefined) request.trainerId = options.trainer;

@@ -13,6 +13,7 @@ export const EXPORT_SUBJECTS = [
   'events',
   'participants',
   'due',
+  'certificates',
   'all',
 ] as const;
 
@@ -42,11 +43,15 @@ export const exportRequestSchema = z
      * courses: one calendar entry (or CSV row) per course date; hours: volunteer-hour entries;
      * events: the private calendar feed's events; participants: one course's (CSV, or the PDF
      * attendance list); due: the trainings and checks that fall due by `until` (CSV or PDF, the
-     * list personnel.due gives); all: courses, hours and events in one calendar (.ics only).
+     * list personnel.due gives); certificates: one course's certificates of attendance, a PDF
+     * page for each participant marked present; all: courses, hours and events in one calendar
+     * (.ics only).
      */
     what: z.enum(EXPORT_SUBJECTS),
     /** The course: needed for participants, optional for courses (that course's dates only). */
     courseId: id.optional(),
+    /** Certificates: this participant's alone (one of the course's, marked present). */
+    participationId: id.optional(),
     /** First and last day (Berlin dates, both included) of course dates, hour entries and events. */
     from: calendarDay.optional(),
     until: calendarDay.optional(),

@@ -44,10 +44,12 @@ export async function exportData(
       return exportCsv(replica, request, now);
     case 'pdf': {
       // The PDF library and its fonts load only for a PDF (every command line start saves them).
-      const { exportAttendance, exportDuePdf } = await import('./pdf-export');
+      const { exportAttendance, exportCertificates, exportDuePdf } = await import('./pdf-export');
       return request.what === 'due'
         ? exportDuePdf(replica, request, now)
-        : exportAttendance(replica, request, now);
+        : request.what === 'certificates'
+          ? exportCertificates(replica, request, now)
+          : exportAttendance(replica, request, now);
     }
   }
 }

@@ -1,6 +1,8 @@
-// The PDF exports: one course's attendance list, and what falls due (personnel.due); each with a
-// note naming the characters no font of the PDF has.
+// The PDF exports: one course's attendance list and its certificates of attendance, and what
+// falls due (personnel.due); each with a note naming the characters no font of the PDF has.
 import type { Replica } from '../db/open';
+import { invalid } from '../core-error';
+import { renderCertificatesPdf } from './certificates-pdf';
 import { renderDuePdf } from './due-pdf';
 import { renderAttendancePdf } from './pdf';
 import { courseInfo, readCourseDates, readParticipants } from './read';
@@ -58,4 +60,53 @@ export async function exportDuePdf(
   const pdf = await renderDuePdf(due, request.until!, request.language, now);
   const name = `${WORDS[request.language].files.due}-${request.until}.pdf`;
   return result(request, name, pdf.bytes, due.total, missingCharactersNote(pdf.missing));
+}
+
+/**
+ * The certificates of the participants marked present (not cancelled), or of one of them; a
+ * participant not marked present gets none (the service has not been told they came).
+ */
+export async function exportCertificates(
+  replica: Replica,
+  request: ExportRequest,
+  now: Date,
+): Promise<ExportResult> {
+  const words = WORDS[request.language];
+  const course = await courseInfo(replica.db, request.courseId!);
+  const [dates, everyone] = await Promise.all([
+    readCourseDates(replica.db, { courseId: course.id }),
+    readParticipants(replica, course.id, false),
+  ]);
+  const present = everyone.filter((person) => person.attended === true);
+  const chosen = request.participationId
+    ? present.filter((person) => person.id === request.participationId)
+    : present;
+  if (chosen.length === 0)
+    throw request.participationId
+      ? invalid(
+          'Diese Teilnahme ist keine als anwesend markierte dieses Kurses: eine Bescheinigung gibt es erst, wenn sie als anwesend markiert ist.',
+          'This participation is not one of the course marked present: a certificate is made once it is marked present.',
+          'participationId',
+        )
+      : invalid(
+          'In diesem Kurs ist noch niemand als anwesend markiert: Bescheinigungen gibt es für die Anwesenden.',
+          'Nobody in this course is marked present yet: certificates are made for those present.',
+          'courseId',
+        );
+  const pdf = await renderCertificatesPdf({
+    course,
+    dates,
+    participants: chosen,
+    language: request.language,
+    now,
+  });
+  const base = courseFileName(words.files.certificates, course.courseNumber, course.id);
+  const one = chosen.length === 1 && request.participationId ? `-${chosen[0]!.lastName}` : '';
+  return result(
+    request,
+    `${base}${one.replace(/[^\p{L}\p{N}-]+/gu, '')}.pdf`,
+    pdf.bytes,
+    chosen.length,
+    missingCharactersNote(pdf.missing),
+  );
 }

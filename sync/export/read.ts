@@ -311,6 +311,8 @@ export interface ParticipantRecord {
   phone: string;
   status: string | null;
   attended: boolean | null;
+  /** The certificate's number the service keeps for the participation, '' when none. */
+  certificateNumber: string;
 }
 
 /** A course's participants by last and first name (German order), cancelled ones only when asked. */
@@ -352,6 +354,7 @@ export async function readParticipants(
         phone: text(attributes.phone),
         status: row.status,
         attended: row.attended === null ? null : row.attended === 1,
+        certificateNumber: text(attributes.certificate_number).trim(),
       };
     })
     .sort(

@@ -27,7 +27,7 @@ export {
 const SUPPORTED: Record<ExportFormat, readonly ExportSubject[]> = {
   ics: ['courses', 'hours', 'events', 'all'],
   csv: ['courses', 'hours', 'events', 'participants', 'due'],
-  pdf: ['participants', 'due'],
+  pdf: ['participants', 'due', 'certificates'],
 };
 
 const SUBJECT_WORDS: Record<ExportSubject, [string, string]> = {
@@ -36,6 +36,7 @@ const SUBJECT_WORDS: Record<ExportSubject, [string, string]> = {
   events: ['Termine des Kalender-Feeds', 'events of the calendar feed'],
   participants: ['Teilnehmende', 'participants'],
   due: ['fällige Ausbildungen und Prüfungen', 'trainings and checks due'],
+  certificates: ['Teilnahmebescheinigungen', 'certificates of attendance'],
   all: ['alles', 'everything'],
 };
 
@@ -46,8 +47,8 @@ export function checkCombination(request: ExportRequest): void {
     const hint =
       request.format === 'pdf'
         ? [
-            'Als PDF gibt es die Anwesenheitsliste eines Kurses (--what participants --course ID) und das Fällige (--what due --until TAG).',
-            'PDF is the attendance list of one course (--what participants --course ID) or what falls due (--what due --until DAY).',
+            'Als PDF gibt es die Anwesenheitsliste eines Kurses (--what participants --course ID), seine Teilnahmebescheinigungen (--what certificates --course ID) und das Fällige (--what due --until TAG).',
+            'PDF is the attendance list of one course (--what participants --course ID), its certificates of attendance (--what certificates --course ID) or what falls due (--what due --until DAY).',
           ]
         : request.format === 'ics'
           ? [
@@ -64,11 +65,17 @@ export function checkCombination(request: ExportRequest): void {
       'what',
     );
   }
-  if (request.what === 'participants' && !request.courseId)
+  if ((request.what === 'participants' || request.what === 'certificates') && !request.courseId)
     throw invalid(
-      'Für Teilnehmende fehlt der Kurs (courseId, --course ID).',
-      'Participants need a course (courseId, --course ID).',
+      `Für ${de} fehlt der Kurs (courseId, --course ID).`,
+      `${en[0]!.toUpperCase()}${en.slice(1)} need a course (courseId, --course ID).`,
       'courseId',
+    );
+  if (request.participationId && request.what !== 'certificates')
+    throw invalid(
+      `Eine Teilnahme (participationId) passt nur zu certificates, nicht zu ${request.what}.`,
+      `A participation (participationId) goes with certificates only, not with ${request.what}.`,
+      'participationId',
     );
   if (request.what === 'due' && !request.until)
     throw invalid(
@@ -76,10 +83,10 @@ export function checkCombination(request: ExportRequest): void {
       'What falls due needs the day it falls due by (until, --until DAY).',
       'until',
     );
-  if (request.courseId && request.what !== 'participants' && request.what !== 'courses')
+  if (request.courseId && !['participants', 'courses', 'certificates'].includes(request.what))
     throw invalid(
-      `Ein Kurs (courseId) passt nur zu courses oder participants, nicht zu ${request.what}.`,
-      `A course (courseId) goes with courses or participants only, not with ${request.what}.`,
+      `Ein Kurs (courseId) passt nur zu courses, participants oder certificates, nicht zu ${request.what}.`,
+      `A course (courseId) goes with courses, participants or certificates only, not with ${request.what}.`,
       'courseId',
     );
   if (request.from && request.until && request.from > request.until)

@@ -95,6 +95,7 @@ export const WORDS = {
       all: 'vorort',
       participants: 'teilnehmende',
       attendance: 'anwesenheitsliste',
+      certificates: 'teilnahmebescheinigungen',
       due: 'faellig',
     },
   },
@@ -182,6 +183,7 @@ export const WORDS = {
       all: 'vorort',
       participants: 'participants',
       attendance: 'attendance-list',
+      certificates: 'certificates-of-attendance',
       due: 'due',
     },
   },
@@ -189,7 +191,7 @@ export const WORDS = {
 
 /** How many of what an export wrote, in both languages: "42 Kurstermine" / "42 course dates". */
 export function countWords(
-  what: 'courses' | 'hours' | 'events' | 'participants' | 'due' | 'all',
+  what: 'courses' | 'hours' | 'events' | 'participants' | 'due' | 'certificates' | 'all',
   count: number,
 ): { de: string; en: string } {
   const one = count === 1;
@@ -208,6 +210,11 @@ export function countWords(
       };
     case 'events':
       return { de: `${n} ${one ? 'Termin' : 'Termine'}`, en: `${m} ${one ? 'event' : 'events'}` };
+    case 'certificates':
+      return {
+        de: `${n} ${one ? 'Teilnahmebescheinigung' : 'Teilnahmebescheinigungen'}`,
+        en: `${m} ${one ? 'certificate of attendance' : 'certificates of attendance'}`,
+      };
     case 'participants':
       return {
         de: `${n} ${one ? 'Teilnehmende/r' : 'Teilnehmende'}`,

@@ -4,11 +4,12 @@
 // with an expired and an expiring training and an overdue check (made for the test relative to
 // today); the end of the list by End; the search and filter kept across workspaces. axe-core
 // on each view. Screenshots: test-artifacts/e2e/personnel-*.png.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import { syncWorker } from '../support/bundled';
 import { SCOPE_CATALOGUE } from '../../sandbox/auth/scopes';
@@ -414,6 +415,48 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     expect(await page.getByTestId('hours-date').inputValue()).toBe(`${day}.${month}.${year}`);
     await page.keyboard.press('Escape');
     await hours.waitFor({ state: 'hidden' });
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
+  it('Teilnahmebescheinigungen: a participant marked present gets a certificate, from the course and from their details', async (test) => {
+    if (!signedIn) test.skip();
+    // The client's course, opened through search everything.
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('search-palette-input').waitFor();
+    await page.keyboard.type('zyxklin');
+    await expect.poll(() => page.getByTestId('search-hit').count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('client-course').first().click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe('course-detail-title');
+    const row = page.getByTestId('participant-row').first();
+    await row.getByTestId('attendance-present').click();
+    await expect.poll(() => row.getAttribute('data-attended')).toBe('true');
+    const name = (await row.getByTestId('participant-name').getAttribute('title'))!;
+    const [first, last] = [name.split(', ')[1]!, name.split(', ')[0]!];
+    const pdfText = async (download: Download) =>
+      execFileSync('pdftotext', ['-layout', await download.path(), '-'], { encoding: 'utf8' });
+    const [all] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-certificates-pdf').click(),
+    ]);
+    expect(all.suggestedFilename()).toMatch(/^teilnahmebescheinigungen-.+\.pdf$/);
+    const text = await pdfText(all);
+    expect(text).toContain('Teilnahmebescheinigung');
+    expect(text).toContain(`${first} ${last}`);
+    // One participant's from their details.
+    await row.getByTestId('participant-details').click();
+    const [one] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByTestId('certificate-pdf').click(),
+    ]);
+    const single = await pdfText(one);
+    expect(single).toContain(`${first} ${last}`);
+    expect(single).toContain('Seite 1 von 1');
+    await shot(page, 'courses-certificate-1366x860-de', false);
+    await axe('course with a certificate, de');
+    await row.getByTestId('participant-details').click();
     expect(pageErrors).toEqual([]);
   }, 90_000);
 

@@ -203,7 +203,17 @@ describe('export requests', () => {
       'fehlt der Kurs',
     );
     expect(refused({ format: 'ics', what: 'hours', courseId: '1' }).messages.en).toContain(
-      'goes with courses or participants only',
+      'goes with courses, participants or certificates only',
+    );
+    expect(refused({ format: 'pdf', what: 'certificates' }).messages.en).toBe(
+      'Certificates of attendance need a course (courseId, --course ID).',
+    );
+    expect(
+      refused({ format: 'csv', what: 'participants', courseId: '1', participationId: '2' }).messages
+        .de,
+    ).toContain('passt nur zu certificates');
+    expect(refused({ format: 'csv', what: 'certificates', courseId: '1' }).messages.en).toContain(
+      'cannot be exported as CSV',
     );
     expect(
       refused({ format: 'ics', what: 'courses', from: '2026-05-01', until: '2026-04-01' }).messages

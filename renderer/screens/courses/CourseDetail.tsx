@@ -328,7 +328,10 @@ function trainerNames(
     : t('courses.detail.otherTrainers', { count: others });
 }
 
-/** The course as paper and files: the attendance list to print, the participants, the dates. */
+/**
+ * The course as paper and files: the attendance list to print, the certificates of those marked
+ * present, the participants, the dates.
+ */
 function CourseExports(props: { courseId: string }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language === 'en' ? 'en' : 'de';
@@ -340,6 +343,12 @@ function CourseExports(props: { courseId: string }) {
         label={t('courses.export.attendance')}
         data-testid="export-attendance-pdf"
         request={{ format: 'pdf', what: 'participants', courseId, language }}
+      />
+      <ExportButton
+        className="secondary"
+        label={t('courses.export.certificates')}
+        data-testid="export-certificates-pdf"
+        request={{ format: 'pdf', what: 'certificates', courseId, language }}
       />
       <ExportButton
         className="secondary"

@@ -4,6 +4,7 @@
 // cancellation. The row is the grid's one Tab stop; its buttons are for the mouse.
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../components/ExportButton';
 import { Field } from '../../components/Field';
 import type { ParticipationItem } from '../../contract';
 import { NotSent } from './bits';
@@ -11,6 +12,7 @@ import { attendanceOf, type Attendance } from './logic';
 import { fieldKey, str, type EditField } from './useAttendance';
 
 export function ParticipantRow(props: {
+  courseId: string;
   row: ParticipationItem;
   index: number;
   top: number;
@@ -30,7 +32,7 @@ export function ParticipantRow(props: {
   onRevert(field: EditField): void;
   onCancel(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { row } = props;
   const state = attendanceOf(row);
   const cancelled = row.status === 'cancelled';
@@ -198,6 +200,20 @@ export function ParticipantRow(props: {
             <>
               {input('certificate_number', t('courses.participants.colCertificate'))}
               {input('comment', t('courses.participants.colComment'))}
+              {state === 'present' ? (
+                <ExportButton
+                  className="secondary"
+                  label={t('courses.participants.certificatePdf')}
+                  data-testid="certificate-pdf"
+                  request={{
+                    format: 'pdf',
+                    what: 'certificates',
+                    courseId: props.courseId,
+                    participationId: row.id,
+                    language: i18n.language === 'en' ? 'en' : 'de',
+                  }}
+                />
+              ) : null}
               <button
                 type="button"
                 className="quiet danger-text p-cancel"

@@ -376,6 +376,7 @@ export function Participants(props: {
               return (
                 <ParticipantRow
                   key={row.id}
+                  courseId={courseId}
                   row={row}
                   index={virtual.index}
                   top={virtual.start - margin}
