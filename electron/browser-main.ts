@@ -10,9 +10,10 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, win32 } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { isLinkableAddress } from '../sync/contract';
 import { startBrowserServer, type BrowserServer } from '../sync/host/browser-server';
 import { writePrivateFile } from '../sync/host/files';
 import {
@@ -49,19 +50,37 @@ export function hasDisplay(
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 
-/** The system's opener for a URL or file, as [command, args]. */
+/**
+ * The address a browser may be given (https, or http on this computer, as the Electron host's
+ * opener allows), written by the URL parser (no space or quote left); null for anything else.
+ */
+export function browserAddress(address: string): string | null {
+  if (!isLinkableAddress(address)) return null;
+  return new URL(address).href;
+}
+
+/**
+ * The system's opener for a URL (a browser address, or the launcher's file: URL), as [command,
+ * args]. Never through a shell: on Windows `cmd /c start` would read every `&` of a sign-in
+ * address as a command separator, so url.dll's FileProtocolHandler (ShellExecute, what Electron's
+ * shell.openExternal does) gets it as one argument, by its full path (Windows looks for a bare
+ * name in the working folder first).
+ */
 export function openerFor(
   target: string,
   platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
 ): [string, string[]] {
   if (platform === 'darwin') return ['open', [target]];
-  // `start`'s first quoted argument is the window title.
-  if (platform === 'win32') return ['cmd', ['/c', 'start', '""', target]];
+  if (platform === 'win32') {
+    const root = env.SystemRoot ?? env.windir ?? 'C:\\Windows';
+    return [win32.join(root, 'System32', 'rundll32.exe'), ['url.dll,FileProtocolHandler', target]];
+  }
   return ['xdg-open', [target]];
 }
 
 /** Opens `target` with the system's opener; false (never a throw) when there is none or it fails. */
-export function openWithSystem(target: string): Promise<boolean> {
+function openWithSystem(target: string): Promise<boolean> {
   const [command, args] = openerFor(target);
   return new Promise((done) => {
     let child;
@@ -75,6 +94,12 @@ export function openWithSystem(target: string): Promise<boolean> {
     child.once('exit', (code) => done(code === 0));
     child.unref();
   });
+}
+
+/** Opens a web address in the system browser: https, or http on this computer; false for anything else. */
+export function openAddress(address: string): Promise<boolean> {
+  const url = browserAddress(address);
+  return url === null ? Promise.resolve(false) : openWithSystem(url);
 }
 
 /** A page that forwards to `url` (the token stays out of command lines): written 0600. */
@@ -125,7 +150,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       (async (url) => {
         // A login: the person is at this computer's browser (the app's page is open in it).
         process.stderr.write(`Vorort: sign in at / Anmeldung unter: ${url}\n`);
-        if (hasDisplay()) await openWithSystem(url);
+        if (browserAddress(url) === null)
+          throw new Error('Refusing to open an address that is neither https nor on this computer');
+        if (hasDisplay()) await openAddress(url);
       }),
     ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
   });
