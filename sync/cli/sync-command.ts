@@ -6,7 +6,7 @@ import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
 import { setFeedUrl } from '../pull/feed';
 import { syncOnce, type SyncOnceSummary } from '../scheduler';
 import { EXIT, EXIT_CODES_HELP, describeFailure, exitCodeFor } from './exit-codes';
-import { PACE_OPTION_HELP } from './parse';
+import { ALLOW_INSECURE_HTTP_HELP, PACE_OPTION_HELP } from './parse';
 import { jsonLinesProgress, sayWaits, terminalProgress } from './progress';
 import { cancelOnSignals } from './stop-signals';
 import {
@@ -36,6 +36,7 @@ export function registerSyncCommand(program: Command): void {
       '--oauth-url <url>',
       'base URL of the OAuth server, where userinfo lives (default: <origin of --server>/oauth/v1)',
     )
+    .option('--allow-insecure-http', ALLOW_INSECURE_HTTP_HELP)
     .option(
       '--versioned-paths <where>',
       'where /formulare/v1 lives: base (below --server, as the seed writes it) or origin (the host root)',

@@ -16,11 +16,12 @@ import { CoreFailure } from '../core-error';
 import { checkFeedUrl } from '../pull/feed';
 import type { SyncProfile } from '../pull/options';
 import { CliInputError } from './exit-codes';
-import { parseHttpUrl, parsePace, parsePositiveInt } from './parse';
+import { parsePace, parsePositiveInt, parseServiceUrl } from './parse';
 
 export interface SyncCommandOptions {
   server: string;
   oauthUrl?: string;
+  allowInsecureHttp?: boolean;
   versionedPaths: string;
   token?: string;
   tokenFile?: string;
@@ -51,8 +52,10 @@ export interface Setup {
 }
 
 export function checkedSetup(options: SyncCommandOptions, tokens?: TokenSource): Setup {
-  const baseUrl = parseHttpUrl(options.server, '--server');
-  const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
+  const baseUrl = serverOption(options);
+  const oauthUrl = options.oauthUrl
+    ? parseServiceUrl(options.oauthUrl, '--oauth-url', options.allowInsecureHttp)
+    : undefined;
   if (options.versionedPaths !== 'base' && options.versionedPaths !== 'origin') {
     throw new CliInputError(
       `--versioned-paths must be base or origin, not "${options.versionedPaths}"`,
@@ -87,6 +90,11 @@ export function checkedSetup(options: SyncCommandOptions, tokens?: TokenSource):
     ...(pace === undefined ? {} : { pace }),
     maxInFlight,
   };
+}
+
+/** --server, checked: the token goes there (https, or http on this computer). */
+export function serverOption(options: SyncCommandOptions): string {
+  return parseServiceUrl(options.server, '--server', options.allowInsecureHttp);
 }
 
 export function apiOf(setup: Setup, onWait: (event: WaitEvent) => void): ApiClient {

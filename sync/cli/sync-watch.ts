@@ -11,7 +11,7 @@ import type { SyncRunOutcome, SyncScheduler } from '../scheduler/scheduler';
 import { setFeedUrl } from '../pull/feed';
 import { refusedPeople } from '../pull/profile';
 import { EXIT, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
-import { parseHttpUrl, parsePositiveInt } from './parse';
+import { parsePositiveInt } from './parse';
 import { jsonLinesProgress, sayWaits, terminalProgress, type ProgressReporter } from './progress';
 import { restoreWords } from './status-command';
 import { cancelOnSignals } from './stop-signals';
@@ -20,6 +20,7 @@ import {
   budgetOption,
   checkedSetup,
   feedUrlOption,
+  serverOption,
   tokenSourceOf,
   type SyncCommandOptions,
 } from './sync-setup';
@@ -50,7 +51,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
       getAccessToken: () => tokenSource!.getAccessToken(),
       refreshAccessToken: () => tokenSource!.refreshAccessToken?.() ?? Promise.resolve(null),
     };
-    const baseUrl = parseHttpUrl(options.server, '--server');
+    const baseUrl = serverOption(options);
     tokenSource = tokenSourceOf(options, baseUrl);
     const setup = checkedSetup(options, tokens);
     let progress: ProgressReporter | undefined;

@@ -286,6 +286,10 @@ describe('vorort: bad input exits 2 with one readable line', () => {
       /^vorort sync: --server must be a URL/,
     ],
     [
+      ['sync', '--server', 'http://api.example.org/core/v1', '--token', 't', '--db', 'x'],
+      /^vorort sync: --server: plain http is allowed only on this computer/,
+    ],
+    [
       ['sync', '--server', 'http://127.0.0.1:9', '--token', 't', '--db', 'x', '--profile', 'boss'],
       /^vorort sync: --profile must be office or trainer, not "boss"/,
     ],
