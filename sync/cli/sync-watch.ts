@@ -59,7 +59,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
       setup,
       sayWaits((event) => progress?.waiting(event)),
     );
-    const feedUrl = feedUrlOption(options.feedUrl);
+    const feedUrl = feedUrlOption(options);
     lock = acquireSyncLock(options.db, { command: 'vorort sync --watch' });
     replica = openReplica(options.db);
     if (feedUrl !== undefined) setFeedUrl(replica, feedUrl);
@@ -67,8 +67,8 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
     const report = watchReport(
       options.json ?? false,
       print,
-      options.tokenFile === undefined
-        ? 'Start again with a new --token.'
+      options.tokenFile === undefined || options.tokenFile === '-'
+        ? 'Start again with a new token.'
         : `Write new tokens into ${options.tokenFile}: it is read again when it changes.`,
     );
     const running = replicaScheduler({
@@ -105,7 +105,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
       }
     }, 2_000);
     cleanups.push(() => clearInterval(poll));
-    if (options.tokenFile !== undefined) {
+    if (options.tokenFile !== undefined && options.tokenFile !== '-') {
       const file = options.tokenFile;
       const onChange = () => {
         if (running.state.phase !== 'login-needed') return;
