@@ -1,12 +1,14 @@
 // Tokens kept in a JSON file (the CLI's `--token-file`; the desktop host keeps them encrypted
 // instead): the access token, and a refresh token used once per 401. A refreshed pair is written
-// back at once, atomically (temp file + rename), so a process killed right after a refresh (whose
-// old refresh token the service may have retired) does not lose the login.
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// back at once, atomically (./private-file.ts: a random temporary created exclusively, then a
+// rename), so a process killed right after a refresh (whose old refresh token the service may
+// have retired) does not lose the login.
+import { readFileSync } from 'node:fs';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import type { TokenSource } from '../api';
 import { openidConfiguration } from './openid';
+import { writePrivateFile } from './private-file';
 
 const tokenFileSchema = z.object({
   access_token: z.string().min(1),
@@ -63,12 +65,9 @@ export function readTokenText(text: string, where: string): TokenFile {
   return { access_token: trimmed };
 }
 
-function writeTokenFile(path: string, tokens: TokenFile): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
-  // The mode applies only to a new file: a temporary left by a killed process keeps its own.
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+/** Writes the tokens back: a random temporary created exclusively (0600), renamed into place. */
+export function writeTokenFile(path: string, tokens: TokenFile): void {
+  writePrivateFile(path, `${JSON.stringify(tokens, null, 2)}\n`);
 }
 
 /** A TokenSource over the file; refreshes with openid-client when it holds a refresh token and a client id. */

@@ -2,8 +2,7 @@
 // file-based secret store), each written atomically (temporary file + rename), so a process
 // killed halfway leaves the old content, never half of the new. settings.json is read field by
 // field: a hand-edited value that does not fit falls back to its default alone.
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -13,6 +12,7 @@ import {
   type SignedInUser,
 } from '../contract';
 import { DEFAULT_SYNC_OPTIONS } from '../pull/options';
+import { writePrivateFile } from '../auth/private-file';
 
 /** Where the secret (the tokens) is kept: Electron's safeStorage, or a 0600 file (Node, browser mode). */
 export interface SecretStore {
@@ -33,19 +33,8 @@ export function ensurePrivateDir(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
-/** Writes the file through a temporary beside it with mode 0600, then renames it into place. */
-export function writePrivateFile(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, text, { mode: 0o600 });
-    // The mode applies only to a new file: a temporary left by a killed process keeps its own.
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
+/** Writes the file through a temporary beside it (random name, created exclusively, 0600), then renames it. */
+export { writePrivateFile } from '../auth/private-file';
 
 /** The file's text, or null when there is none. */
 export function readOptionalFile(path: string): string | null {
