@@ -195,6 +195,7 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'hours.occasions': { search: 'Kurs', limit: 10 },
   'hours.suggestions': { from: '2026-01-01', until: '2026-03-01' },
   'calendars.list': {},
+  'calendars.icalUrl': { id: '1' },
   'notifications.list': { unreadOnly: true },
   'reference.get': {},
   'clients.list': { search: 'B' },

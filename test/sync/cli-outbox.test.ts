@@ -39,6 +39,26 @@ afterAll(async () => {
 });
 
 describe('vorort call and vorort queue', () => {
+  it('vorort call calendars.list never prints a private feed address whole; calendars.icalUrl does, asked', async () => {
+    const listed = await vorort(['call', '--db', db, 'calendars.list', '{}']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).not.toMatch(/private-/);
+    const calendars = JSON.parse(listed.stdout) as { id: string; icalAddress: string | null }[];
+    const own = calendars.find((calendar) => calendar.icalAddress !== null);
+    expect(own?.icalAddress).toBe(`${new URL(sandbox.baseUrl).origin}/…`);
+    const whole = await vorort([
+      'call',
+      '--db',
+      db,
+      'calendars.icalUrl',
+      JSON.stringify({ id: own!.id }),
+    ]);
+    expect(whole.code, whole.stderr).toBe(0);
+    const url = JSON.parse(whole.stdout) as string;
+    expect(url.startsWith(new URL(sandbox.baseUrl).origin)).toBe(true);
+    expect(new URL(url).pathname).toMatch(/private-[0-9a-f]+/);
+  });
+
   it('queues a write offline, lists it, and vorort sync sends it once', async () => {
     const empty = await vorort(['queue', '--db', db, 'list', '--json']);
     expect(empty.code).toBe(0);
