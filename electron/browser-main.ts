@@ -1,7 +1,7 @@
 // Browser mode's entry (`npm start` where Electron cannot run, or `npm start -- --browser`): the
 // app session (sync/host/session.ts) with the demo (./demo.ts) and its tokens in a 0600 file,
-// served by sync/host/browser-server.ts on 127.0.0.1; prints the page's address with the run's
-// token and opens the default browser where there is a display. Plain Node: no Electron here
+// served by sync/host/browser-server.ts on 127.0.0.1; prints the page's address with a launch
+// token (good for one connection) and opens the default browser where there is a display. Plain Node: no Electron here
 // (it sits in electron/ because it starts the sandbox for the demo, as the lint rooms allow).
 //
 // The browser is opened through a small page in the user data folder (0600) that forwards to the
@@ -131,8 +131,8 @@ export interface BrowserModeOptions {
 }
 
 export interface BrowserMode {
-  /** http://127.0.0.1:PORT/#token=... */
-  url: string;
+  /** http://127.0.0.1:PORT/#token=...: a new single-use address each time it is read (the server's). */
+  readonly url: string;
   server: BrowserServer;
   session: HostSession;
   /** Stops the server, then the session (its running transaction finishes). Idempotent. */
@@ -169,7 +169,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   }
   let closing: Promise<void> | null = null;
   return {
-    url: server.url,
+    get url() {
+      return server.url;
+    },
     server,
     session,
     close() {
@@ -298,11 +300,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
 
   process.stdout.write(
-    `Vorort runs in browser mode. Open this address in a browser (it holds this run's key, keep it to yourself):\n\n` +
+    `Vorort runs in browser mode. Open this address in a browser (it holds a key that opens the app once, keep it to yourself):\n\n` +
       `  ${mode.url}\n\n` +
       `User data: ${args.userDataDir}\nCtrl+C stops it.\n`,
   );
   if (args.open && hasDisplay()) {
+    // An address of its own: the printed one stays good for another browser.
     const launcher = writeLauncher(args.userDataDir, mode.url);
     if (!(await openWithSystem(pathToFileURL(launcher).href)))
       process.stdout.write('(No browser could be opened here: open the address above yourself.)\n');
