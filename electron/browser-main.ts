@@ -1,8 +1,9 @@
 // Browser mode's entry (`npm start` where Electron cannot run, or `npm start -- --browser`): the
 // app session (sync/host/session.ts) with the demo (./demo.ts) and its tokens in a 0600 file,
 // served by sync/host/browser-server.ts on 127.0.0.1; prints the page's address with a launch
-// token (good for one connection) and opens the default browser where there is a display. Plain Node: no Electron here
-// (it sits in electron/ because it starts the sandbox for the demo, as the lint rooms allow).
+// token (good for one connection) and opens the default browser where there is a display. Plain
+// Node: no Electron here (it sits in electron/ because it starts the sandbox for the demo, as the
+// lint rooms allow).
 //
 // The browser is opened through a small page in the user data folder (0600) that forwards to the
 // address, as Jupyter does: the token then never stands in a command line that `ps` shows to

@@ -114,29 +114,27 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     maxPayload: HARD_MAX_MESSAGE_BYTES,
     perMessageDeflate: false,
     clientTracking: true,
-    handleProtocols: (protocols) => {
-      for (const protocol of protocols)
-        if (protocol.startsWith(PROTOCOL_PREFIX) && accepted.has(protocol)) return protocol;
-      return false;
+    // The subprotocol whose token the upgrade was let through with (below).
+    handleProtocols: (protocols, request) => {
+      const chosen = accepted.get(request);
+      return chosen !== undefined && protocols.has(chosen) ? chosen : false;
     },
   });
 
-  /** The subprotocols of the upgrades under way that were found good (handleProtocols selects them). */
-  const accepted = new Set<string>();
+  /** Each upgrade let through, with the subprotocol of its token (handleProtocols selects it). */
+  const accepted = new WeakMap<IncomingMessage, string>();
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const offered = offeredTokens(request);
-    const credential = credentialOf(offered);
+    const credential = credentialOf(offeredTokens(request));
     const refusal = refuseUpgrade(request, port, credential !== null);
     if (refusal || credential === null) {
-      rejectSocket(socket, port, refusal?.status ?? 401, refusal?.text ?? '');
+      const { status, text } = refusal ?? TOKEN_REFUSED;
+      rejectSocket(socket, port, status, text);
       return;
     }
     // Used now, before anything else may run: a second upgrade with it is refused.
     if (credential.launch !== null) launches.delete(credential.launch);
-    const protocol = `${PROTOCOL_PREFIX}${credential.launch ?? token}`;
-    accepted.add(protocol);
+    accepted.set(request, `${PROTOCOL_PREFIX}${credential.launch ?? token}`);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      accepted.delete(protocol);
       wss.emit('connection', ws, request);
       if (credential.launch !== null) send(ws, { session: token });
     });
@@ -316,13 +314,13 @@ function refuseUpgrade(
   const origin = request.headers.origin;
   if (origin === undefined || !loopbackOrigins(port).includes(origin.toLowerCase()))
     return { status: 403, text: 'Refused: only pages of this server may connect.' };
-  if (!tokenGood)
-    return {
-      status: 401,
-      text: 'Refused: the token of this run is missing or wrong, or the address was used already.',
-    };
-  return null;
+  return tokenGood ? null : TOKEN_REFUSED;
 }
+
+const TOKEN_REFUSED = {
+  status: 401,
+  text: 'Refused: the token of this run is missing or wrong, or the address was used already.',
+};
 
 function rejectSocket(socket: Duplex, port: number, status: number, text: string): void {
   const reason =
