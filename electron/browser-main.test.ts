@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
+  browserAddress,
   defaultUserDataDir,
   hasDisplay,
   openerFor,
@@ -73,7 +74,34 @@ describe('the user data folder, options and the opener', () => {
     expect(hasDisplay('darwin', {})).toBe(true);
     expect(openerFor('file:///x', 'linux')).toEqual(['xdg-open', ['file:///x']]);
     expect(openerFor('file:///x', 'darwin')).toEqual(['open', ['file:///x']]);
-    expect(openerFor('file:///x', 'win32')[0]).toBe('cmd');
+  });
+
+  it("opens an address with & on Windows as one argument, never through cmd's parsing", () => {
+    // `cmd /c start "" <url>` read each & as a command separator: `…&calc` ran calc.
+    const address = 'https://id.example/authorize?client_id=a&state=b&calc&redirect_uri=x';
+    const [command, args] = openerFor(address, 'win32', { SystemRoot: 'C:\\Windows' });
+    expect(command).toBe('C:\\Windows\\System32\\rundll32.exe');
+    expect(args).toEqual(['url.dll,FileProtocolHandler', address]);
+    expect([command, ...args].some((part) => /(^|\\)cmd(\.exe)?$/i.test(part))).toBe(false);
+    expect(openerFor('file:///x', 'win32')[1]).toEqual([
+      'url.dll,FileProtocolHandler',
+      'file:///x',
+    ]);
+  });
+
+  it('gives the browser only https or http on this computer, as the parser writes it', () => {
+    expect(browserAddress('https://id.example/a?x=1&y=2')).toBe('https://id.example/a?x=1&y=2');
+    expect(browserAddress('http://127.0.0.1:8787/oauth?a=1&b=2')).toBe(
+      'http://127.0.0.1:8787/oauth?a=1&b=2',
+    );
+    // Spaces and quotes are percent-encoded: nothing an argument's quoting could change.
+    expect(browserAddress('https://id.example/a b?q="x"')).toBe(
+      'https://id.example/a%20b?q=%22x%22',
+    );
+    expect(browserAddress('http://id.example/authorize')).toBeNull();
+    expect(browserAddress('file:///C:/Windows/System32/calc.exe')).toBeNull();
+    expect(browserAddress('javascript:alert(1)')).toBeNull();
+    expect(browserAddress('not a url')).toBeNull();
   });
 
   it('forwards the browser through a 0600 page, so the token stays out of command lines', () => {

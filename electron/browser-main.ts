@@ -1,8 +1,9 @@
 // Browser mode's entry (`npm start` where Electron cannot run, or `npm start -- --browser`): the
 // app session (sync/host/session.ts) with the demo (./demo.ts) and its tokens in a 0600 file,
-// served by sync/host/browser-server.ts on 127.0.0.1; prints the page's address with the run's
-// token and opens the default browser where there is a display. Plain Node: no Electron here
-// (it sits in electron/ because it starts the sandbox for the demo, as the lint rooms allow).
+// served by sync/host/browser-server.ts on 127.0.0.1; prints the page's address with a launch
+// token (good for one connection) and opens the default browser where there is a display. Plain
+// Node: no Electron here (it sits in electron/ because it starts the sandbox for the demo, as the
+// lint rooms allow).
 //
 // The browser is opened through a small page in the user data folder (0600) that forwards to the
 // address, as Jupyter does: the token then never stands in a command line that `ps` shows to
@@ -10,9 +11,10 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, win32 } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { isLinkableAddress } from '../sync/contract';
 import { startBrowserServer, type BrowserServer } from '../sync/host/browser-server';
 import { writePrivateFile } from '../sync/host/files';
 import {
@@ -49,19 +51,37 @@ export function hasDisplay(
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 
-/** The system's opener for a URL or file, as [command, args]. */
+/**
+ * The address a browser may be given (https, or http on this computer, as the Electron host's
+ * opener allows), written by the URL parser (no space or quote left); null for anything else.
+ */
+export function browserAddress(address: string): string | null {
+  if (!isLinkableAddress(address)) return null;
+  return new URL(address).href;
+}
+
+/**
+ * The system's opener for a URL (a browser address, or the launcher's file: URL), as [command,
+ * args]. Never through a shell: on Windows `cmd /c start` would read every `&` of a sign-in
+ * address as a command separator, so url.dll's FileProtocolHandler (ShellExecute, what Electron's
+ * shell.openExternal does) gets it as one argument, by its full path (Windows looks for a bare
+ * name in the working folder first).
+ */
 export function openerFor(
   target: string,
   platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
 ): [string, string[]] {
   if (platform === 'darwin') return ['open', [target]];
-  // `start`'s first quoted argument is the window title.
-  if (platform === 'win32') return ['cmd', ['/c', 'start', '""', target]];
+  if (platform === 'win32') {
+    const root = env.SystemRoot ?? env.windir ?? 'C:\\Windows';
+    return [win32.join(root, 'System32', 'rundll32.exe'), ['url.dll,FileProtocolHandler', target]];
+  }
   return ['xdg-open', [target]];
 }
 
 /** Opens `target` with the system's opener; false (never a throw) when there is none or it fails. */
-export function openWithSystem(target: string): Promise<boolean> {
+function openWithSystem(target: string): Promise<boolean> {
   const [command, args] = openerFor(target);
   return new Promise((done) => {
     let child;
@@ -75,6 +95,12 @@ export function openWithSystem(target: string): Promise<boolean> {
     child.once('exit', (code) => done(code === 0));
     child.unref();
   });
+}
+
+/** Opens a web address in the system browser: https, or http on this computer; false for anything else. */
+export function openAddress(address: string): Promise<boolean> {
+  const url = browserAddress(address);
+  return url === null ? Promise.resolve(false) : openWithSystem(url);
 }
 
 /** A page that forwards to `url` (the token stays out of command lines): written 0600. */
@@ -106,8 +132,8 @@ export interface BrowserModeOptions {
 }
 
 export interface BrowserMode {
-  /** http://127.0.0.1:PORT/#token=... */
-  url: string;
+  /** http://127.0.0.1:PORT/#token=...: a new single-use address each time it is read (the server's). */
+  readonly url: string;
   server: BrowserServer;
   session: HostSession;
   /** Stops the server, then the session (its running transaction finishes). Idempotent. */
@@ -125,7 +151,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       (async (url) => {
         // A login: the person is at this computer's browser (the app's page is open in it).
         process.stderr.write(`Vorort: sign in at / Anmeldung unter: ${url}\n`);
-        if (hasDisplay()) await openWithSystem(url);
+        if (browserAddress(url) === null)
+          throw new Error('Refusing to open an address that is neither https nor on this computer');
+        if (hasDisplay()) await openAddress(url);
       }),
     ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
   });
@@ -142,7 +170,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   }
   let closing: Promise<void> | null = null;
   return {
-    url: server.url,
+    get url() {
+      return server.url;
+    },
     server,
     session,
     close() {
@@ -271,11 +301,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
 
   process.stdout.write(
-    `Vorort runs in browser mode. Open this address in a browser (it holds this run's key, keep it to yourself):\n\n` +
+    `Vorort runs in browser mode. Open this address in a browser (it holds a key that opens the app once, keep it to yourself):\n\n` +
       `  ${mode.url}\n\n` +
       `User data: ${args.userDataDir}\nCtrl+C stops it.\n`,
   );
   if (args.open && hasDisplay()) {
+    // An address of its own: the printed one stays good for another browser.
     const launcher = writeLauncher(args.userDataDir, mode.url);
     if (!(await openWithSystem(pathToFileURL(launcher).href)))
       process.stdout.write('(No browser could be opened here: open the address above yourself.)\n');

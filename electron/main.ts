@@ -27,7 +27,6 @@ import {
   screen,
   session as electronSessions,
   shell,
-  type WebContents,
 } from 'electron';
 import {
   isLinkableAddress,
@@ -43,6 +42,7 @@ import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
 import { useSqliteBuild } from './native-sqlite';
 import { safeStorageSecretStore } from './safe-storage';
 import { exportSaver } from './save-dialog';
+import { lockDown } from './window-guard';
 import {
   MIN_HEIGHT,
   MIN_WIDTH,
@@ -115,7 +115,7 @@ if (!app.requestSingleInstanceLock()) {
   app.exit(0);
 } else {
   app.on('second-instance', () => showWindow());
-  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+  app.on('web-contents-created', (_event, contents) => lockDown(contents, openInBrowser));
   app.on('before-quit', (event) => {
     if (closed) return;
     event.preventDefault();
@@ -272,21 +272,6 @@ function serveRenderer(): void {
 
 // ---------------------------------------------------------------------------------------------
 // The window
-
-/**
- * Every web contents (the window, anything it might try to open): no navigation, no popups; a
- * link the page opens (the sign-in page's address, say) goes to the system browser when
- * isLinkableAddress allows it.
- */
-function lockDown(contents: WebContents): void {
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isLinkableAddress(url)) openInBrowser(url).catch(() => {});
-    return { action: 'deny' };
-  });
-  contents.on('will-navigate', (event) => event.preventDefault());
-  contents.on('will-redirect', (event) => event.preventDefault());
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-}
 
 async function createWindow(): Promise<void> {
   const stateFile = join(userDataDir, 'window-state.json');

@@ -1,9 +1,11 @@
 // The renderer's way to the core (design, Seam 3): one CoreBridge over either transport.
 // - Electron: the preload's `window.vorort` (contextBridge; `invoke` answers an Outcome, so a
 //   CoreError crosses the bridge as a value, not as a thrown Error that would lose its fields).
-// - Browser mode: a WebSocket to /core on the page's own host, with the run's token from
+// - Browser mode: a WebSocket to /core on the page's own host, with the launch token from
 //   `location.hash` (`#token=...`: never the query, which would leak into logs and Referer),
-//   reconnecting with backoff and saying so.
+//   reconnecting with backoff and saying so. The launch token opens one connection only (the
+//   browser's history keeps the address); the server answers it with the run's token, which the
+//   bridge uses from then on and the tab keeps for a reload.
 import type { CallArgs, CallName, CallResults, CoreError, CoreEvent } from './contract';
 
 /** A call the core refused: `.error` is the contract's CoreError (code and words in both languages). */
@@ -100,7 +102,10 @@ interface Pending {
 
 export interface WebSocketBridgeOptions {
   url: string;
+  /** The launch token (single-use) or the run's token. */
   token: string;
+  /** The run's token, sent by the server to a connection made with a launch token. */
+  onSessionToken?: (token: string) => void;
   /** For tests; the browser's WebSocket by default. */
   WebSocketImpl?: typeof WebSocket;
 }
@@ -122,6 +127,7 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
   let state: ConnectionState = { phase: 'connecting' };
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | null = null;
+  let token = options.token;
 
   const setState = (next: ConnectionState) => {
     state = next;
@@ -139,7 +145,7 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
   const connect = () => {
     retry = null;
     if (closed) return;
-    const ws = new Impl(options.url, [TOKEN_PROTOCOL_PREFIX + options.token]);
+    const ws = new Impl(options.url, [TOKEN_PROTOCOL_PREFIX + token]);
     socket = ws;
     // The close that follows says it all (and an unheard error must not throw outside a browser).
     ws.onerror = () => {};
@@ -163,7 +169,13 @@ export function webSocketBridge(options: WebSocketBridgeOptions): CoreBridge {
         value?: unknown;
         error?: CoreError;
         event?: CoreEvent;
+        session?: unknown;
       };
+      if (typeof frame.session === 'string' && frame.session) {
+        token = frame.session;
+        options.onSessionToken?.(token);
+        return;
+      }
       if (frame.event && typeof frame.event === 'object') {
         for (const listener of eventListeners) listener(frame.event);
         return;
@@ -250,13 +262,18 @@ const TOKEN_KEY = 'vorort.token';
 /** The bridge for this page: Electron's preload if present, else the WebSocket of browser mode. */
 export function createBridge(): CoreBridge | { missing: 'token' } {
   if (window.vorort) return electronBridge(window.vorort);
-  // The token leaves the address bar (and with it history, screenshots, a shared screen); the
-  // tab keeps it for a reload.
+  // The launch token leaves the address bar (screenshots, a shared screen, a bookmark); the
+  // browser's history keeps the address it opened, but the server takes a launch token once. The
+  // tab keeps the run's token, which the server sends back, for a reload.
   const token = tokenFromHash(window.location.hash) ?? window.sessionStorage.getItem(TOKEN_KEY);
   if (!token) return { missing: 'token' };
   window.sessionStorage.setItem(TOKEN_KEY, token);
   if (window.location.hash)
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return webSocketBridge({ url: `${scheme}//${window.location.host}/core`, token });
+  return webSocketBridge({
+    url: `${scheme}//${window.location.host}/core`,
+    token,
+    onSessionToken: (session) => window.sessionStorage.setItem(TOKEN_KEY, session),
+  });
 }

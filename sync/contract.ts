@@ -132,7 +132,14 @@ export const queries = {
    * one-click drafts, newest first.
    */
   'hours.suggestions': z.object({ from: isoDate.optional(), until: isoDate.optional() }),
+  /** The own calendars; each one's private feed address without its secret path (`https://host/…`). */
   'calendars.list': z.object({}),
+  /**
+   * A calendar's private feed address whole, secret path and all (null: none, or no such
+   * calendar): asked for on purpose, never part of a list (`vorort call calendars.list` is
+   * printed, logged and pasted).
+   */
+  'calendars.icalUrl': z.object({ id }),
   'notifications.list': z.object({ unreadOnly: z.boolean().default(false) }),
   'reference.get': z.object({}),
   'clients.list': z.object({ search: z.string().max(100).optional() }),
@@ -396,8 +403,10 @@ export interface QueryResults {
     name: string | null;
     farbe: string | null;
     typ: string | null;
-    icalUrl: string | null;
+    /** The private feed's address as a person may see it, `https://host/…`; calendars.icalUrl has it whole. */
+    icalAddress: string | null;
   }[];
+  'calendars.icalUrl': string | null;
   'notifications.list': {
     id: string;
     localState: LocalState;

@@ -5,6 +5,7 @@
 // only for loopback hosts (the sandbox, a local proxy): anywhere else a token would travel
 // in clear text.
 import * as client from 'openid-client';
+import { isLoopbackHostname } from '../contract';
 import { resolveAccountSettings, type AccountSettings } from './account';
 
 export class InsecureEndpointError extends Error {
@@ -20,13 +21,8 @@ export class InsecureEndpointError extends Error {
   }
 }
 
-/** 127.0.0.0/8, localhost and [::1] (the WHATWG URL parser has normalised the host already). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
-}
+/** 127.0.0.0/8, localhost and [::1]: the contract's one definition (the account form's). */
+export const isLoopbackHost = isLoopbackHostname;
 
 /** true when the URL is plain http on a loopback host; throws for plain http elsewhere. */
 function checkTransport(setting: string, url: string): boolean {

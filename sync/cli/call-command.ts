@@ -7,7 +7,8 @@ import { hostCalls, type HostCallName } from '../contract';
 import { openReplica } from '../db/open';
 import { createDispatcher, SCHEMAS, type Dispatcher } from '../dispatch';
 import { REPLICA_HOST_CALLS, replicaHostCalls } from '../host/replica-calls';
-import { EXIT, describeFailure, exitCodeFor } from './exit-codes';
+import { CliInputError, EXIT, describeFailure, exitCodeFor } from './exit-codes';
+import { processInputs } from './sync-setup';
 
 export function registerCallCommand(program: Command): void {
   program
@@ -17,7 +18,11 @@ export function registerCallCommand(program: Command): void {
     )
     .requiredOption('--db <file>', 'the replica (SQLite file)')
     .argument('<name>', 'a query or command, e.g. personnel.list or helferstunden.create')
-    .argument('[arguments]', 'its arguments as one JSON object', '{}')
+    .argument(
+      '[arguments]',
+      "its arguments as one JSON object, or - to read them from standard input (for a secret, e.g. feed.set's url: on the command line every user of this computer sees it through ps)",
+      '{}',
+    )
     .addHelpText('after', () => `\n${namesHelp()}\n\n${CALL_EXIT_HELP}`)
     .action(async (name: string, text: string, options: { db: string }) => {
       process.exitCode = await callCommand(name, text, options.db);
@@ -86,11 +91,16 @@ function describeArguments(schema: z.ZodType): string {
   return `{ ${names.map((n) => (required.has(n) ? n : `${n}?`)).join(', ')} }`;
 }
 
-async function callCommand(name: string, text: string, db: string): Promise<number> {
+async function callCommand(name: string, given: string, db: string): Promise<number> {
   let args: unknown;
   try {
+    const text = given === '-' ? processInputs.stdin() : given;
     args = JSON.parse(text);
   } catch (error) {
+    if (error instanceof CliInputError) {
+      process.stderr.write(`vorort call: ${error.message}\n`);
+      return EXIT.badInput;
+    }
     process.stderr.write(
       `vorort call: the arguments are not JSON (${(error as Error).message}); give one object, e.g. '{"id":"17"}'\n`,
     );

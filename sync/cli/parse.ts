@@ -1,5 +1,26 @@
 // Checks of command-line values, each failing with a message that names the option.
+import { serviceAddressProblem } from '../contract';
 import { CliInputError } from './exit-codes';
+
+/** The help text of `--allow-insecure-http`, beside the check it lifts. */
+export const ALLOW_INSECURE_HTTP_HELP =
+  'allow plain http to a service on another computer (--server, --oauth-url): the token and ' +
+  'all data then travel unencrypted, readable and changeable by anyone on the network path. ' +
+  'Without it only https is allowed, and http on this computer (127.0.0.1, localhost, [::1])';
+
+/**
+ * An address the token is sent to: https, or http on this computer only, as the app's account
+ * form allows (serviceAddressProblem); plain http elsewhere only with --allow-insecure-http.
+ */
+export function parseServiceUrl(value: string, option: string, allowInsecureHttp = false): string {
+  const url = parseHttpUrl(value, option);
+  const problem = serviceAddressProblem(url);
+  if (problem && !(allowInsecureHttp && new URL(url).protocol === 'http:'))
+    throw new CliInputError(
+      `${option}: ${problem.en} (or give --allow-insecure-http to send the token unencrypted)`,
+    );
+  return url;
+}
 
 export function parseHttpUrl(value: string, option: string): string {
   let url: URL;

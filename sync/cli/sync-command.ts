@@ -6,14 +6,16 @@ import { acquireSyncLock, type SyncLock } from '../db/sync-lock';
 import { setFeedUrl } from '../pull/feed';
 import { syncOnce, type SyncOnceSummary } from '../scheduler';
 import { EXIT, EXIT_CODES_HELP, describeFailure, exitCodeFor } from './exit-codes';
-import { PACE_OPTION_HELP } from './parse';
+import { ALLOW_INSECURE_HTTP_HELP, PACE_OPTION_HELP } from './parse';
 import { jsonLinesProgress, sayWaits, terminalProgress } from './progress';
 import { cancelOnSignals } from './stop-signals';
 import {
   apiOf,
   budgetOption,
   checkedSetup,
+  FEED_URL_ENV,
   feedUrlOption,
+  TOKEN_ENV,
   type SyncCommandOptions,
 } from './sync-setup';
 import { refusedPeople } from '../pull/profile';
@@ -36,15 +38,20 @@ export function registerSyncCommand(program: Command): void {
       '--oauth-url <url>',
       'base URL of the OAuth server, where userinfo lives (default: <origin of --server>/oauth/v1)',
     )
+    .option('--allow-insecure-http', ALLOW_INSECURE_HTTP_HELP)
     .option(
       '--versioned-paths <where>',
       'where /formulare/v1 lives: base (below --server, as the seed writes it) or origin (the host root)',
       'base',
     )
-    .option('--token <token>', 'access token (Bearer)')
     .option(
       '--token-file <file>',
-      'JSON with access_token, and refresh_token + client_id (+ oauth_url) to refresh on a 401; written back after a refresh',
+      'JSON with access_token, and refresh_token + client_id (+ oauth_url) to refresh on a 401; written back after a refresh. ' +
+        '"-" reads standard input: the JSON, or the access token alone (a refresh is not written back)',
+    )
+    .option(
+      '--token <token>',
+      `access token (Bearer); visible to every user of this computer (ps): use ${TOKEN_ENV} or --token-file instead`,
     )
     .option('--push-only', 'send the outbox (local writes) and do not pull')
     .requiredOption('--db <file>', 'the replica (SQLite file; created when missing)')
@@ -70,8 +77,12 @@ export function registerSyncCommand(program: Command): void {
     )
     .option('--interval <minutes>', 'with --watch: minutes between syncs', '5')
     .option(
+      '--feed-url-file <file>',
+      `the private calendar feed's address (https://…/ical/v1/veranstaltungen/private-…/….ics) from a file, "-" for standard input, or from ${FEED_URL_ENV}: kept in the replica and fetched by every sync from now on; "none" forgets it. Its secret path is never printed`,
+    )
+    .option(
       '--feed-url <url>',
-      'the private calendar feed (https://…/ical/v1/veranstaltungen/private-…/….ics): kept in the replica and fetched by every sync from now on; "none" forgets it. Its secret path is never printed',
+      `the same as --feed-url-file, the address given here; visible to every user of this computer (ps): use ${FEED_URL_ENV} or --feed-url-file instead`,
     )
     .option(
       '--json',
@@ -80,6 +91,13 @@ export function registerSyncCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+The token and the feed's address are secrets: given on the command line they
+are readable by every user of this computer (ps). Give them as
+  ${TOKEN_ENV}=… vorort sync …             (the environment)
+  vorort sync --token-file tokens.json …  (a file, 0600)
+  pass show vorort | vorort sync --token-file - …   (standard input)
+and the feed's address likewise (${FEED_URL_ENV}, --feed-url-file FILE or -).
+
 With --watch a line per finished sync ("synced: 57 requests, 3 records; next at
 14:05") and per change of state in words (offline, login needed, service error,
 clock); with --json a JSON line for each ({"type":"state","state":{...}},
@@ -106,7 +124,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
   let summary: SyncOnceSummary;
   try {
     const setup = checkedSetup(options);
-    const feedUrl = feedUrlOption(options.feedUrl);
+    const feedUrl = feedUrlOption(options);
     const progress = options.json ? jsonLinesProgress(print) : terminalProgress(process.stderr);
     const api = apiOf(
       setup,

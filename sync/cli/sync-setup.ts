@@ -1,6 +1,8 @@
 // The options of `vorort sync`, checked before anything is sent: the service and its API client,
-// the token (given or from a file), the pace, the request budget, the calendar feed's address.
-import { existsSync } from 'node:fs';
+// the token (from the environment, a file or standard input; the old --token still), the pace,
+// the request budget, the calendar feed's address (the same ways). A secret on the command line is
+// readable by every user of the computer (`ps`), hence the other ways.
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   createApiClient,
@@ -10,17 +12,18 @@ import {
   type TokenSource,
   type WaitEvent,
 } from '../api';
-import { tokenFileSource } from '../auth/token-file';
+import { readTokenText, tokenFileSource, tokenTextSource } from '../auth/token-file';
 import { ReplicaError } from '../db/open';
 import { CoreFailure } from '../core-error';
 import { checkFeedUrl } from '../pull/feed';
 import type { SyncProfile } from '../pull/options';
 import { CliInputError } from './exit-codes';
-import { parseHttpUrl, parsePace, parsePositiveInt } from './parse';
+import { parsePace, parsePositiveInt, parseServiceUrl } from './parse';
 
 export interface SyncCommandOptions {
   server: string;
   oauthUrl?: string;
+  allowInsecureHttp?: boolean;
   versionedPaths: string;
   token?: string;
   tokenFile?: string;
@@ -36,7 +39,30 @@ export interface SyncCommandOptions {
   watch?: boolean;
   interval: string;
   feedUrl?: string;
+  feedUrlFile?: string;
 }
+
+/** The environment variables the secrets may come from (the command line's are visible in `ps`). */
+export const TOKEN_ENV = 'VORORT_TOKEN';
+export const FEED_URL_ENV = 'VORORT_FEED_URL';
+
+/** Where secrets come from besides the options: the environment and standard input (read once). */
+export interface SecretInputs {
+  env: NodeJS.ProcessEnv;
+  stdin(): string;
+}
+
+export const processInputs: SecretInputs = {
+  env: process.env,
+  stdin() {
+    // A terminal would echo the secret and wait for Ctrl+D: a pipe or a redirect is meant.
+    if (process.stdin.isTTY)
+      throw new CliInputError(
+        'standard input ("-") is a terminal: pipe the secret in (… | vorort sync …, or < file)',
+      );
+    return readFileSync(0, 'utf8');
+  },
+};
 
 /** What every sync of the command needs, its options checked (bad ones fail before anything is sent). */
 export interface Setup {
@@ -51,8 +77,10 @@ export interface Setup {
 }
 
 export function checkedSetup(options: SyncCommandOptions, tokens?: TokenSource): Setup {
-  const baseUrl = parseHttpUrl(options.server, '--server');
-  const oauthUrl = options.oauthUrl ? parseHttpUrl(options.oauthUrl, '--oauth-url') : undefined;
+  const baseUrl = serverOption(options);
+  const oauthUrl = options.oauthUrl
+    ? parseServiceUrl(options.oauthUrl, '--oauth-url', options.allowInsecureHttp)
+    : undefined;
   if (options.versionedPaths !== 'base' && options.versionedPaths !== 'origin') {
     throw new CliInputError(
       `--versioned-paths must be base or origin, not "${options.versionedPaths}"`,
@@ -89,6 +117,11 @@ export function checkedSetup(options: SyncCommandOptions, tokens?: TokenSource):
   };
 }
 
+/** --server, checked: the token goes there (https, or http on this computer). */
+export function serverOption(options: SyncCommandOptions): string {
+  return parseServiceUrl(options.server, '--server', options.allowInsecureHttp);
+}
+
 export function apiOf(setup: Setup, onWait: (event: WaitEvent) => void): ApiClient {
   return createApiClient({
     baseUrl: setup.baseUrl,
@@ -108,8 +141,25 @@ export function budgetOption(options: SyncCommandOptions): { requestBudget?: num
     : { requestBudget: parsePositiveInt(options.budget, '--budget') };
 }
 
-/** --feed-url: a checked address, null for "none", undefined when not given (the stored one stays). */
-export function feedUrlOption(value: string | undefined): string | null | undefined {
+/**
+ * The feed's address from --feed-url, --feed-url-file (FILE, or - for standard input) or
+ * VORORT_FEED_URL, in that order: checked, null for "none", undefined when none is given (the
+ * stored one stays).
+ */
+export function feedUrlOption(
+  options: Pick<SyncCommandOptions, 'feedUrl' | 'feedUrlFile' | 'tokenFile'>,
+  inputs: SecretInputs = processInputs,
+): string | null | undefined {
+  if (options.feedUrl !== undefined && options.feedUrlFile !== undefined)
+    throw new CliInputError('give --feed-url or --feed-url-file, not both');
+  if (options.feedUrlFile === '-' && options.tokenFile === '-')
+    throw new CliInputError('--token-file - and --feed-url-file - cannot both read standard input');
+  const value =
+    options.feedUrl ??
+    (options.feedUrlFile === undefined
+      ? undefined
+      : firstLine(secretText(options.feedUrlFile, '--feed-url-file', inputs))) ??
+    (inputs.env[FEED_URL_ENV] || undefined);
   if (value === undefined) return undefined;
   if (/^(none|)$/i.test(value.trim())) return null;
   try {
@@ -120,12 +170,33 @@ export function feedUrlOption(value: string | undefined): string | null | undefi
   }
 }
 
-/** --token or --token-file, exactly one. */
-export function tokenSourceOf(options: SyncCommandOptions, baseUrl: string): TokenSource {
+/** A file's text, or standard input's for "-". */
+function secretText(path: string, option: string, inputs: SecretInputs): string {
+  if (path === '-') return inputs.stdin();
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliInputError(`${option}: cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+const firstLine = (text: string) => text.trim().split(/\r?\n/, 1)[0] ?? '';
+
+/** --token-file FILE, --token-file - (standard input), VORORT_TOKEN, or --token: exactly one. */
+export function tokenSourceOf(
+  options: SyncCommandOptions,
+  baseUrl: string,
+  inputs: SecretInputs = processInputs,
+): TokenSource {
   if (options.token !== undefined && options.tokenFile !== undefined)
     throw new CliInputError('give --token or --token-file, not both');
+  if (options.tokenFile === '-')
+    return tokenTextSource(readTokenText(inputs.stdin(), 'Standard input'), baseUrl);
   if (options.tokenFile !== undefined) return tokenFileSource(options.tokenFile, baseUrl);
-  if (!options.token?.trim())
-    throw new CliInputError('--token (or --token-file) is required and must not be empty');
-  return staticToken(options.token.trim());
+  const token = options.token ?? inputs.env[TOKEN_ENV];
+  if (!token?.trim())
+    throw new CliInputError(
+      `a token is required: --token-file FILE, --token-file - (standard input) or ${TOKEN_ENV}`,
+    );
+  return staticToken(token.trim());
 }

@@ -11,7 +11,7 @@ import type { SyncRunOutcome, SyncScheduler } from '../scheduler/scheduler';
 import { setFeedUrl } from '../pull/feed';
 import { refusedPeople } from '../pull/profile';
 import { EXIT, CliInputError, describeFailure, exitCodeFor } from './exit-codes';
-import { parseHttpUrl, parsePositiveInt } from './parse';
+import { parsePositiveInt } from './parse';
 import { jsonLinesProgress, sayWaits, terminalProgress, type ProgressReporter } from './progress';
 import { restoreWords } from './status-command';
 import { cancelOnSignals } from './stop-signals';
@@ -20,6 +20,7 @@ import {
   budgetOption,
   checkedSetup,
   feedUrlOption,
+  serverOption,
   tokenSourceOf,
   type SyncCommandOptions,
 } from './sync-setup';
@@ -50,7 +51,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
       getAccessToken: () => tokenSource!.getAccessToken(),
       refreshAccessToken: () => tokenSource!.refreshAccessToken?.() ?? Promise.resolve(null),
     };
-    const baseUrl = parseHttpUrl(options.server, '--server');
+    const baseUrl = serverOption(options);
     tokenSource = tokenSourceOf(options, baseUrl);
     const setup = checkedSetup(options, tokens);
     let progress: ProgressReporter | undefined;
@@ -58,7 +59,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
       setup,
       sayWaits((event) => progress?.waiting(event)),
     );
-    const feedUrl = feedUrlOption(options.feedUrl);
+    const feedUrl = feedUrlOption(options);
     lock = acquireSyncLock(options.db, { command: 'vorort sync --watch' });
     replica = openReplica(options.db);
     if (feedUrl !== undefined) setFeedUrl(replica, feedUrl);
@@ -66,8 +67,8 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
     const report = watchReport(
       options.json ?? false,
       print,
-      options.tokenFile === undefined
-        ? 'Start again with a new --token.'
+      options.tokenFile === undefined || options.tokenFile === '-'
+        ? 'Start again with a new token.'
         : `Write new tokens into ${options.tokenFile}: it is read again when it changes.`,
     );
     const running = replicaScheduler({
@@ -104,7 +105,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
       }
     }, 2_000);
     cleanups.push(() => clearInterval(poll));
-    if (options.tokenFile !== undefined) {
+    if (options.tokenFile !== undefined && options.tokenFile !== '-') {
       const file = options.tokenFile;
       const onChange = () => {
         if (running.state.phase !== 'login-needed') return;

@@ -21,7 +21,10 @@ export const collections = {
 } as const satisfies Collections;
 
 /** The tables each read of the area reads. */
-export const reads = { 'calendars.list': ['kalender'] } as const satisfies Reads;
+export const reads = {
+  'calendars.list': ['kalender'],
+  'calendars.icalUrl': ['kalender'],
+} as const satisfies Reads;
 
 /** The tables a write of each of the area's resource types changes. */
 export const recordTables = { kalender: ['kalender'] } as const satisfies RecordTables;

@@ -17,55 +17,50 @@ export function isLoopbackHostname(hostname: string): boolean {
 }
 
 /**
- * Whether an address may be shown as a link (and opened): https, or plain http on this computer
- * only, as the service's addresses (serviceUrl); anything else (javascript:, file:, http to
- * another machine) is shown as text at most.
+ * What is wrong with an address that a token (or a person) would be sent to, in both languages;
+ * null when it is fine: https, or plain http on this computer only (the embedded sandbox, a local
+ * proxy): anywhere else a token would travel in clear text. The one rule of the account form, the
+ * command line's --server and the openers of links and sign-in pages.
  */
-export function isLinkableAddress(address: string): boolean {
+export function serviceAddressProblem(address: string): { en: string; de: string } | null {
   let url: URL;
   try {
     url = new URL(address);
   } catch {
-    return false;
+    return {
+      en: `not an address (URL): ${JSON.stringify(address.slice(0, 60))}`,
+      de: `keine Adresse (URL): ${JSON.stringify(address.slice(0, 60))}`,
+    };
   }
-  return (
-    url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname))
-  );
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:') {
+    if (isLoopbackHostname(url.hostname)) return null;
+    return {
+      en: 'plain http is allowed only on this computer (127.0.0.1, localhost, [::1]); use https',
+      de: 'unverschlüsseltes http ist nur auf diesem Computer erlaubt (127.0.0.1, localhost, [::1]); bitte https verwenden',
+    };
+  }
+  return {
+    en: `must be an https address, not ${url.protocol.replace(/:$/, '')}`,
+    de: `muss eine https-Adresse sein, nicht ${url.protocol.replace(/:$/, '')}`,
+  };
 }
 
 /**
- * An address of the service: https, or plain http on this machine only (the embedded sandbox, a
- * local proxy): anywhere else a token would travel in clear text. Refused in both languages.
+ * Whether an address may be shown as a link (and opened): the service's rule above; anything else
+ * (javascript:, file:, http to another machine) is shown as text at most.
  */
+export function isLinkableAddress(address: string): boolean {
+  return serviceAddressProblem(address) === null;
+}
+
+/** An address of the service (serviceAddressProblem's rule), refused in both languages. */
 const serviceUrl = z
   .string()
   .max(2000)
   .superRefine((value, ctx) => {
-    const refuse = (en: string, de: string) =>
-      ctx.addIssue({ code: 'custom', message: en, params: { de } });
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      refuse(
-        `not an address (URL): ${JSON.stringify(value.slice(0, 60))}`,
-        `keine Adresse (URL): ${JSON.stringify(value.slice(0, 60))}`,
-      );
-      return;
-    }
-    if (url.protocol === 'https:') return;
-    if (url.protocol === 'http:') {
-      if (isLoopbackHostname(url.hostname)) return;
-      refuse(
-        'plain http is allowed only on this computer (127.0.0.1, localhost, [::1]); use https',
-        'unverschlüsseltes http ist nur auf diesem Computer erlaubt (127.0.0.1, localhost, [::1]); bitte https verwenden',
-      );
-      return;
-    }
-    refuse(
-      `must be an https address, not ${url.protocol.replace(/:$/, '')}`,
-      `muss eine https-Adresse sein, nicht ${url.protocol.replace(/:$/, '')}`,
-    );
+    const problem = serviceAddressProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.en, params: { de: problem.de } });
   });
 
 const clientId = z

@@ -154,6 +154,40 @@ export class PdfText {
     return lines;
   }
 
+  /**
+   * The lines `text` takes in `width`, at most `max` of them: a longer text's last line ends in
+   * "…" (what no longer fits on it dropped).
+   */
+  clipped(text: string, face: Face, size: number, width: number, max: number): Line[] {
+    // Only the start can be shown: a text of thousands of lines is not laid out whole. No
+    // character is narrower than 2 pt at the sizes used, so `limit` characters fill `max` lines.
+    const limit = max * Math.ceil(width / 2);
+    // (Never half a surrogate pair: it would be reported as a character no font has.)
+    const start = text.slice(0, limit).replace(/[\uD800-\uDBFF]$/, '');
+    const all = this.lines(start, face, size, width);
+    if (all.length <= max && text.length <= limit) return all;
+    const kept = all.slice(0, max);
+    const ellipsis = this.pieces('…', face, size);
+    const room = width - widthOf(ellipsis);
+    let last = this.trimEnd(kept.at(-1) ?? [], size);
+    // Drop graphemes from the end of the last line until the ellipsis fits after it.
+    while (last.length > 0 && widthOf(last) > room) {
+      const piece = last.at(-1)!;
+      const shorter = [...graphemes(piece.text)].slice(0, -1).join('');
+      if (shorter)
+        last = [
+          ...last.slice(0, -1),
+          { ...piece, text: shorter, width: this.widthIn(piece.font, size, shorter) },
+        ];
+      else last = last.slice(0, -1);
+    }
+    const line: Line = [];
+    append(line, last);
+    append(line, ellipsis);
+    kept[kept.length - 1] = line;
+    return kept;
+  }
+
   /** breakUnits of a paragraph. */
   private breakUnits(paragraph: string): string[] {
     let units = this.unitsOf.get(paragraph);

@@ -60,6 +60,14 @@ const SIGNATURE_WIDTH = CONTENT_WIDTH - COLUMNS.reduce((sum, w) => sum + w, 0);
 const PAD = 4;
 const ROW_MIN = 30;
 const BODY_SIZE = 10;
+/**
+ * The most lines of the header's title and of each detail: the header repeats on every page, so a
+ * title of thousands of lines made hundreds of pages; what is longer ends in "…".
+ */
+const TITLE_LINES = 3;
+const DETAIL_LINES = 6;
+/** The most characters of the title in the file's metadata. */
+const METADATA_TITLE = 200;
 
 /** "Sa 17.10.2026, 08:30–16:30" (German) or "Sat 2026-10-17, 08:30–16:30". */
 export function dateLine(date: CourseDateRecord, language: Language): string {
@@ -86,8 +94,10 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Atten
   const words = WORDS[input.language];
   const { course } = input;
   const title = course.title?.trim() || words.untitled;
+  const metadataTitle =
+    title.length > METADATA_TITLE ? `${title.slice(0, METADATA_TITLE)}…` : title;
   const pdf = startPdf(
-    `${words.title}: ${title}${course.courseNumber ? ` (${course.courseNumber})` : ''}`,
+    `${words.title}: ${metadataTitle}${course.courseNumber ? ` (${course.courseNumber})` : ''}`,
     input.language,
     input.now,
   );
@@ -113,13 +123,15 @@ export async function renderAttendancePdf(input: AttendanceInput): Promise<Atten
       text.draw(number, 'bold', 12, MARGIN.left, y + 4, { right: MARGIN.left + CONTENT_WIDTH });
     }
     y += 24;
-    y = text.write(title, 'bold', 13, MARGIN.left, y, CONTENT_WIDTH) + 4;
+    const titleLines = text.clipped(title, 'bold', 13, CONTENT_WIDTH, TITLE_LINES);
+    y = text.draw(titleLines, 'bold', 13, MARGIN.left, y) + 4;
     const labelWidth = 78;
     for (const [label, value] of details) {
       doc.font('bold').fontSize(9.5);
       doc.text(`${label}:`, MARGIN.left, y, { width: labelWidth, lineBreak: false });
       const valueX = MARGIN.left + labelWidth;
-      y = text.write(value, 'regular', 9.5, valueX, y, CONTENT_WIDTH - labelWidth) + 2;
+      const lines = text.clipped(value, 'regular', 9.5, CONTENT_WIDTH - labelWidth, DETAIL_LINES);
+      y = text.draw(lines, 'regular', 9.5, valueX, y) + 2;
     }
     y += 8;
     // The table's head: a grey band.

@@ -24,7 +24,9 @@ export interface CallMessage {
 export type ServerMessage =
   | { id: number; ok: true; value: unknown }
   | { id?: number; ok: false; error: CoreError }
-  | { event: CoreEvent };
+  | { event: CoreEvent }
+  /** The run's token, to the page that connected with a single-use launch token (browser-server.ts). */
+  | { session: string };
 
 export type Parsed =
   { ok: true; message: CallMessage } | { ok: false; id?: number; error: CoreError };

@@ -195,6 +195,7 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'hours.occasions': { search: 'Kurs', limit: 10 },
   'hours.suggestions': { from: '2026-01-01', until: '2026-03-01' },
   'calendars.list': {},
+  'calendars.icalUrl': { id: '1' },
   'notifications.list': { unreadOnly: true },
   'reference.get': {},
   'clients.list': { search: 'B' },
@@ -375,9 +376,39 @@ describe('WebSocket: refused before the upgrade without the token and own origin
     Origin: `http://127.0.0.1:${server.port}`,
   });
 
-  it('the token is 32 random bytes and stands in the printed URL after #', () => {
+  it('the token is 32 random bytes; the printed URL holds a launch token after #, new each time', () => {
     expect(server.token).toMatch(/^[0-9a-f]{64}$/);
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/#token=${server.token}`);
+    const first = server.url;
+    expect(first).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=[0-9a-f]{64}$`),
+    );
+    expect(first).not.toContain(server.token);
+    expect(server.url).not.toBe(first);
+  });
+
+  it("takes a launch token once (the browser's history keeps the address), answering the run's token", async () => {
+    const launch = new URL(server.url).hash.slice('#token='.length);
+    const open = () =>
+      new WebSocket(server.socketUrl, [`vorort.${launch}`], {
+        origin: `http://127.0.0.1:${server.port}`,
+      });
+    const ws = open();
+    const first = await new Promise<unknown>((resolve, reject) => {
+      ws.once('message', (data) => resolve(JSON.parse(String(data))));
+      ws.once('error', reject);
+    });
+    expect(first).toEqual({ session: server.token });
+    expect(ws.protocol).toBe(`vorort.${launch}`);
+    ws.close();
+    // The second use: refused before the upgrade, as a wrong token is.
+    const again = { ...own(), 'Sec-WebSocket-Protocol': `vorort.${launch}` };
+    expect((await upgradeStatus(server.port, again)).status).toBe(401);
+    // The run's token it answered opens any number of connections (a reload, a reconnection).
+    for (let i = 0; i < 2; i += 1) {
+      const client = await Client.open(server);
+      expect((await client.call('calendars.list', {}, 1)).ok).toBe(true);
+      client.close();
+    }
   });
 
   it('accepts the token as the subprotocol vorort.<token>, and selects it', async () => {

@@ -4,8 +4,11 @@
 // own pages:
 // - the token (32 random bytes, hex) travels as the WebSocket subprotocol `vorort.<token>`
 //   (`new WebSocket(url, ['vorort.' + token])`; the server selects it, as browsers require), so
-//   it never stands in a URL, a log or a Referer; the page reads it from `location.hash`
-//   (`#token=...`, never sent to a server);
+//   it never stands in a URL, a log or a Referer;
+// - the address to open (`url`) holds a launch token instead (`#token=...`, never sent to a
+//   server), a new one each time it is read, and each opens one connection only: the browser's
+//   history keeps the address, so a second use is refused (401). That connection is sent the
+//   run's token first (`{ session }`), which the page keeps for its reconnections and reloads;
 // - the Origin must be this server's own (http://127.0.0.1:PORT or http://localhost:PORT), and
 //   the Host header one of those names (DNS rebinding);
 // - anything else is refused before the upgrade: 401 without the right token, 403 for a foreign
@@ -59,8 +62,11 @@ export interface BrowserServerOptions {
 export interface BrowserServer {
   port: number;
   token: string;
-  /** The page to open: http://127.0.0.1:PORT/#token=... */
-  url: string;
+  /**
+   * The page to open, http://127.0.0.1:PORT/#token=<launch token>: a new address each time it is
+   * read, each good for one connection (the first; a second use is refused).
+   */
+  readonly url: string;
   /** ws://127.0.0.1:PORT/core */
   socketUrl: string;
   /** The subprotocol carrying the token: `vorort.<token>`. */
@@ -86,6 +92,15 @@ export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer/'
 
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
+  /** Launch tokens handed out (url) and not yet used. */
+  const launches = new Set<string>();
+  /** The launch token among the offered ones, or the run's token, or null. */
+  const credentialOf = (offered: readonly string[]): { launch: string | null } | null => {
+    if (offered.some((given) => sameToken(given, token))) return { launch: null };
+    for (const launch of launches)
+      if (offered.some((given) => sameToken(given, launch))) return { launch };
+    return null;
+  };
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED;
   const session = options.session;
@@ -99,24 +114,30 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     maxPayload: HARD_MAX_MESSAGE_BYTES,
     perMessageDeflate: false,
     clientTracking: true,
-    handleProtocols: (protocols) => {
-      for (const protocol of protocols)
-        if (
-          protocol.startsWith(PROTOCOL_PREFIX) &&
-          sameToken(protocol.slice(PROTOCOL_PREFIX.length), token)
-        )
-          return protocol;
-      return false;
+    // The subprotocol whose token the upgrade was let through with (below).
+    handleProtocols: (protocols, request) => {
+      const chosen = accepted.get(request);
+      return chosen !== undefined && protocols.has(chosen) ? chosen : false;
     },
   });
 
+  /** Each upgrade let through, with the subprotocol of its token (handleProtocols selects it). */
+  const accepted = new WeakMap<IncomingMessage, string>();
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = refuseUpgrade(request, port, token);
-    if (refusal) {
-      rejectSocket(socket, port, refusal.status, refusal.text);
+    const credential = credentialOf(offeredTokens(request));
+    const refusal = refuseUpgrade(request, port, credential !== null);
+    if (refusal || credential === null) {
+      const { status, text } = refusal ?? TOKEN_REFUSED;
+      rejectSocket(socket, port, status, text);
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    // Used now, before anything else may run: a second upgrade with it is refused.
+    if (credential.launch !== null) launches.delete(credential.launch);
+    accepted.set(request, `${PROTOCOL_PREFIX}${credential.launch ?? token}`);
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      wss.emit('connection', ws, request);
+      if (credential.launch !== null) send(ws, { session: token });
+    });
   });
   http.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
@@ -222,7 +243,11 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   return {
     port,
     token,
-    url: `http://127.0.0.1:${port}/#token=${token}`,
+    get url() {
+      const launch = randomBytes(32).toString('hex');
+      launches.add(launch);
+      return `http://127.0.0.1:${port}/#token=${launch}`;
+    },
     socketUrl: `ws://127.0.0.1:${port}${SOCKET_PATH}`,
     protocol: `${PROTOCOL_PREFIX}${token}`,
     connections: () => wss.clients.size,
@@ -261,11 +286,20 @@ function sameToken(given: string, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The tokens an upgrade offers as subprotocols `vorort.<token>`. */
+function offeredTokens(request: IncomingMessage): string[] {
+  return (request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.startsWith(PROTOCOL_PREFIX))
+    .map((p) => p.slice(PROTOCOL_PREFIX.length));
+}
+
 /** Why an upgrade is refused, or null: path, host, origin, then the token. */
 function refuseUpgrade(
   request: IncomingMessage,
   port: number,
-  token: string,
+  tokenGood: boolean,
 ): { status: number; text: string } | null {
   let url: URL;
   try {
@@ -280,14 +314,13 @@ function refuseUpgrade(
   const origin = request.headers.origin;
   if (origin === undefined || !loopbackOrigins(port).includes(origin.toLowerCase()))
     return { status: 403, text: 'Refused: only pages of this server may connect.' };
-  const offered = (request.headers['sec-websocket-protocol'] ?? '')
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p.startsWith(PROTOCOL_PREFIX));
-  if (!offered.some((p) => sameToken(p.slice(PROTOCOL_PREFIX.length), token)))
-    return { status: 401, text: 'Refused: the token of this run is missing or wrong.' };
-  return null;
+  return tokenGood ? null : TOKEN_REFUSED;
 }
+
+const TOKEN_REFUSED = {
+  status: 401,
+  text: 'Refused: the token of this run is missing or wrong, or the address was used already.',
+};
 
 function rejectSocket(socket: Duplex, port: number, status: number, text: string): void {
   const reason =

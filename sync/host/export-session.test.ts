@@ -245,10 +245,11 @@ describe('the private calendar feed through the session', () => {
   let secret: string;
 
   beforeAll(async () => {
-    const calendars = await call<{ icalUrl: string | null }[]>('calendars.list');
-    const own = calendars.find((calendar) => calendar.icalUrl);
-    expect(own?.icalUrl).toBeTruthy();
-    feedUrl = own!.icalUrl!;
+    // A list shows the address without its secret; the dedicated query gives it whole.
+    const calendars = await call<{ id: string; icalAddress: string | null }[]>('calendars.list');
+    const own = calendars.find((calendar) => calendar.icalAddress);
+    expect(own?.icalAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/…$/);
+    feedUrl = (await call<string | null>('calendars.icalUrl', { id: own!.id }))!;
     secret = new URL(feedUrl).pathname;
     expect(secret).toMatch(/private-[0-9a-f]+/);
   });

@@ -1,10 +1,10 @@
-// The user data folder of the app: created 0700, its files 0600 (the replica, the settings, the
-// file-based secret store), each written atomically (temporary file + rename), so a process
-// killed halfway leaves the old content, never half of the new. settings.json is read field by
+// The user data folder of the app: created 0700 (an existing one others may write to is
+// refused), its files 0600 (the replica, the settings, the file-based secret store), each written
+// atomically (temporary file + rename), so a process killed halfway leaves the old content, never
+// half of the new. settings.json is read field by
 // field: a hand-edited value that does not fit falls back to its default alone.
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
   appSettingsUpdate,
@@ -13,6 +13,7 @@ import {
   type SignedInUser,
 } from '../contract';
 import { DEFAULT_SYNC_OPTIONS } from '../pull/options';
+import { writePrivateFile } from '../auth/private-file';
 
 /** Where the secret (the tokens) is kept: Electron's safeStorage, or a 0600 file (Node, browser mode). */
 export interface SecretStore {
@@ -27,25 +28,38 @@ export const userDataFiles = (dir: string) => ({
   demo: join(dir, 'demo'),
 });
 
-/** Creates the folder (and its parents) and makes it the owner's alone. */
-export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+/**
+ * Creates the folder (and its missing parents) as the owner's alone (0700). A folder that exists
+ * keeps its mode (a sticky bit, access given on purpose), but one that other users may write to,
+ * or that belongs to another user, is refused: they could replace the replica or the login in it.
+ */
+export function ensurePrivateDir(dir: string, platform: NodeJS.Platform = process.platform): void {
+  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (first !== undefined) {
+    // Created here: the mode past the umask, for it and the parents created with it.
+    for (let folder = resolve(dir); ; folder = dirname(folder)) {
+      chmodSync(folder, 0o700);
+      if (folder === resolve(first) || folder === dirname(folder)) break;
+    }
+    return;
+  }
+  // Windows keeps its rights in ACLs, which the mode does not show.
+  if (platform === 'win32') return;
+  const stat = statSync(dir);
+  const uid = process.getuid?.();
+  if (uid !== undefined && uid !== 0 && stat.uid !== uid)
+    throw new Error(
+      `The user data folder ${dir} belongs to another user: choose a folder of your own (--user-data DIR).`,
+    );
+  if ((stat.mode & 0o022) !== 0)
+    throw new Error(
+      `The user data folder ${dir} may be written by other users (mode ${(stat.mode & 0o7777).toString(8)}): ` +
+        `choose a folder of your own (--user-data DIR), or make it yours alone (chmod go-w ${dir}).`,
+    );
 }
 
-/** Writes the file through a temporary beside it with mode 0600, then renames it into place. */
-export function writePrivateFile(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, text, { mode: 0o600 });
-    // The mode applies only to a new file: a temporary left by a killed process keeps its own.
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
+/** Writes the file through a temporary beside it (random name, created exclusively, 0600), then renames it. */
+export { writePrivateFile } from '../auth/private-file';
 
 /** The file's text, or null when there is none. */
 export function readOptionalFile(path: string): string | null {

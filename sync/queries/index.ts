@@ -4,6 +4,7 @@ import type { Replica } from '../db/open';
 import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
 import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
 import {
+  calendarIcalUrl,
   getClient,
   listCalendars,
   listClientParticipants,
@@ -49,6 +50,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'hours.occasions': (args) => listOccasions(db, args),
     'hours.suggestions': (args) => hourSuggestions(db, args, selfId(), now()),
     'calendars.list': () => listCalendars(db),
+    'calendars.icalUrl': (args) => calendarIcalUrl(db, args.id),
     'notifications.list': (args) => listNotifications(db, args),
     'reference.get': () => referenceData(db),
     'clients.list': (args) => listClients(db, args),

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
+import { redactFeedUrl } from '../pull/feed';
 import type { Sqlite } from '../db/sqlite';
 import {
   byKey,
@@ -30,8 +31,21 @@ const calendarItem = (r: CalendarRow): CalendarItem => ({
   name: r.name,
   farbe: r.farbe,
   typ: r.typ,
-  icalUrl: (currentAttributes(r).ical_url as string | undefined) ?? null,
+  // The address's path is the secret that lets anyone read the calendar: never in a list.
+  icalAddress: icalUrlOf(r) === null ? null : redactFeedUrl(icalUrlOf(r)!),
 });
+
+const icalUrlOf = (r: CalendarRow): string | null =>
+  (currentAttributes(r).ical_url as string | undefined) ?? null;
+
+/** A calendar's private feed address whole (calendars.icalUrl): asked for on purpose. */
+export async function calendarIcalUrl(
+  db: Kysely<Database>,
+  id: string,
+): Promise<QueryResults['calendars.icalUrl']> {
+  const row = await calendarRows(db).where('id', '=', id).executeTakeFirst();
+  return row ? icalUrlOf(row) : null;
+}
 
 export async function listCalendars(db: Kysely<Database>): Promise<QueryResults['calendars.list']> {
   return (await calendarRows(db).orderBy('name').execute()).map(calendarItem);

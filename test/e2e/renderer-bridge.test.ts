@@ -79,11 +79,16 @@ async function serve(port = 0, token?: string) {
   return { server, stub };
 }
 
-function bridgeTo(server: BrowserServer, token = server.token): CoreBridge {
+function bridgeTo(
+  server: BrowserServer,
+  token = server.token,
+  onSessionToken?: (token: string) => void,
+): CoreBridge {
   const bridge = webSocketBridge({
     url: server.socketUrl,
     token,
     WebSocketImpl: pageSocket(`http://127.0.0.1:${server.port}`),
+    ...(onSessionToken ? { onSessionToken } : {}),
   });
   bridges.push(bridge);
   return bridge;
@@ -119,6 +124,28 @@ describe('renderer/bridge.ts over the browser-mode server', () => {
     stub.emit({ type: 'data.changed', tables: ['users'] });
     await expect.poll(() => events).toEqual([{ type: 'data.changed', tables: ['users'] }]);
   });
+
+  it("opens with the address's launch token once, then reconnects with the run's token it was sent", async () => {
+    const { server } = await serve();
+    const { port, token } = server;
+    const launch = tokenFromHash(new URL(server.url).hash)!;
+    const kept: string[] = [];
+    const bridge = bridgeTo(server, launch, (session) => kept.push(session));
+    await expect(bridge.call('app.state', {})).resolves.toMatchObject({ phase: 'first-run' });
+    await expect.poll(() => kept).toEqual([token]);
+    // Another page with the same address (the browser's history): never opens.
+    const copy = bridgeTo(server, launch);
+    const seen = states(copy);
+    await expect
+      .poll(() => seen.filter((state) => state.phase === 'reconnecting').length)
+      .toBeGreaterThanOrEqual(1);
+    expect(seen.some((state) => state.phase === 'open')).toBe(false);
+    // The first page reconnects after the server was gone, with the run's token.
+    await server.close();
+    await expect.poll(() => bridge.connection.phase).toBe('reconnecting');
+    await serve(port, token);
+    await expect(bridge.call('app.state', {})).resolves.toMatchObject({ phase: 'first-run' });
+  }, 20_000);
 
   it('a wrong token never opens: it keeps retrying and says so', async () => {
     const { server } = await serve();

@@ -134,9 +134,12 @@ describe.skipIf(!haveChromium)('export and the calendar feed in the browser', ()
       })
       .toBe('idle');
     const calendars = (await coreCall(app.server, 'calendars.list', {})) as {
-      icalUrl: string | null;
+      id: string;
+      icalAddress: string | null;
     }[];
-    const feedUrl = calendars.find((calendar) => calendar.icalUrl)?.icalUrl;
+    const own = calendars.find((calendar) => calendar.icalAddress);
+    const feedUrl = (await coreCall(app.server, 'calendars.icalUrl', { id: own!.id })) as
+      string | null;
     expect(feedUrl).toBeTruthy();
     const secret = new URL(feedUrl!).pathname;
 

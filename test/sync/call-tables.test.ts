@@ -50,6 +50,7 @@ function samples(): Record<ReadCallName, unknown> {
     'hours.occasions': { search: 'a' },
     'hours.suggestions': {},
     'calendars.list': {},
+    'calendars.icalUrl': { id: 'x' },
     'notifications.list': {},
     'reference.get': {},
     'clients.list': { search: 'a' },

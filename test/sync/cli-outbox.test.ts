@@ -8,13 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { CLI } from '../support/bundled';
 
-function vorort(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function vorort(
+  args: string[],
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(input ?? '');
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -39,6 +43,34 @@ afterAll(async () => {
 });
 
 describe('vorort call and vorort queue', () => {
+  it('vorort call calendars.list never prints a private feed address whole; calendars.icalUrl does, asked', async () => {
+    const listed = await vorort(['call', '--db', db, 'calendars.list', '{}']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).not.toMatch(/private-/);
+    const calendars = JSON.parse(listed.stdout) as { id: string; icalAddress: string | null }[];
+    const own = calendars.find((calendar) => calendar.icalAddress !== null);
+    expect(own?.icalAddress).toBe(`${new URL(sandbox.baseUrl).origin}/…`);
+    const whole = await vorort([
+      'call',
+      '--db',
+      db,
+      'calendars.icalUrl',
+      JSON.stringify({ id: own!.id }),
+    ]);
+    expect(whole.code, whole.stderr).toBe(0);
+    const url = JSON.parse(whole.stdout) as string;
+    expect(url.startsWith(new URL(sandbox.baseUrl).origin)).toBe(true);
+    expect(new URL(url).pathname).toMatch(/private-[0-9a-f]+/);
+
+    // Set as the feed with its arguments from standard input (-), off the command line.
+    const set = await vorort(['call', '--db', db, 'feed.set', '-'], JSON.stringify({ url }));
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).not.toContain(new URL(url).pathname);
+    expect(JSON.parse(set.stdout)).toMatchObject({ configured: true });
+    const forget = await vorort(['call', '--db', db, 'feed.set', '-'], '{"url":null}');
+    expect(JSON.parse(forget.stdout)).toMatchObject({ configured: false });
+  });
+
   it('queues a write offline, lists it, and vorort sync sends it once', async () => {
     const empty = await vorort(['queue', '--db', db, 'list', '--json']);
     expect(empty.code).toBe(0);

@@ -198,6 +198,46 @@ describe('vorort sync / status', () => {
     expect(right.stderr).not.toContain('--profile trainer');
   });
 
+  it('takes the token from VORORT_TOKEN or standard input (--token-file -), off the command line', async () => {
+    const trainer = sandbox.users.find((u) => u.role === 'trainer')!;
+    const run = (args: string[], env: NodeJS.ProcessEnv, input: string) =>
+      new Promise<Run>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.stdin.end(input);
+        child.on('close', (code) => resolve({ code, stdout: stdout.split('\n'), stderr }));
+      });
+    const base = ['sync', '--server', sandbox.baseUrl, '--profile', 'trainer'];
+    const fromEnv = await run(
+      [...base, '--db', join(dir, 'env-token.sqlite')],
+      { VORORT_TOKEN: trainer.accessToken },
+      '',
+    );
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    const fromStdin = await run(
+      [...base, '--db', join(dir, 'stdin-token.sqlite'), '--token-file', '-'],
+      { VORORT_TOKEN: '' },
+      `${trainer.accessToken}\n`,
+    );
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    const wrong = await run(
+      [...base, '--db', join(dir, 'stdin-token.sqlite'), '--token-file', '-'],
+      {},
+      'wrong\n',
+    );
+    expect(wrong.code).toBe(4);
+    const none = await run(
+      [...base, '--db', join(dir, 'no-token.sqlite')],
+      { VORORT_TOKEN: '' },
+      '',
+    );
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--token-file - \(standard input\) or VORORT_TOKEN/);
+  }, 60_000);
+
   it('tells success, bad input, auth failure and network failure apart by exit code', async () => {
     const db = join(dir, 'codes.sqlite');
     const base = ['sync', '--server', sandbox.baseUrl, '--db', db];
@@ -284,6 +324,10 @@ describe('vorort: bad input exits 2 with one readable line', () => {
     [
       ['sync', '--server', 'not a url', '--token', 't', '--db', 'x'],
       /^vorort sync: --server must be a URL/,
+    ],
+    [
+      ['sync', '--server', 'http://api.example.org/core/v1', '--token', 't', '--db', 'x'],
+      /^vorort sync: --server: plain http is allowed only on this computer/,
     ],
     [
       ['sync', '--server', 'http://127.0.0.1:9', '--token', 't', '--db', 'x', '--profile', 'boss'],
