@@ -47,7 +47,7 @@ const electron = version('electron');
 const sqlite = version('better-sqlite3');
 if (!electron) {
   say(
-    'Electron is not installed (an optional dependency): npm install electron first. Nothing to build.',
+    'Electron is not installed (a development dependency): run npm install first. Nothing to build.',
   );
   process.exit(1);
 }
