@@ -8,8 +8,9 @@
 //   electron . [--user-data DIR] [--dev]
 //
 // better-sqlite3 is native: Electron runs another ABI than Node, so the app loads the build made
-// for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`)
-// in this thread and, through VORORT_SQLITE_BINDING, in the sync's worker threads.
+// for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`;
+// installed, resources/native/, see ./packaged.ts) in this thread and, through
+// VORORT_SQLITE_BINDING, in the sync's worker threads.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +38,11 @@ import {
 } from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
 import { openHostSession, type HostSession } from '../sync/host/session';
-import { sandboxDemo } from './demo';
+import { defaultDemoWorkerUrl, sandboxDemo } from './demo';
 import { bindSessionToIpc } from './ipc';
 import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
 import { useSqliteBuild } from './native-sqlite';
+import { outsideAsar, packagedBindingPath } from './packaged';
 import { safeStorageSecretStore } from './safe-storage';
 import { exportSaver } from './save-dialog';
 import {
@@ -135,7 +137,10 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   try {
-    useSqliteBuild(app.getAppPath());
+    useSqliteBuild(
+      app.getAppPath(),
+      app.isPackaged ? packagedBindingPath(process.resourcesPath) : undefined,
+    );
     serveRenderer();
     const defaultSession = electronSessions.defaultSession;
     defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
@@ -148,8 +153,8 @@ async function start(): Promise<void> {
         warn: (text) => console.warn(text),
       }),
       openExternal: (url) => openInBrowser(url),
-      demo: sandboxDemo(),
-      workerUrl: new URL('./sync-worker.mjs', import.meta.url),
+      demo: sandboxDemo({ workerUrl: outsideAsar(defaultDemoWorkerUrl(import.meta.url)) }),
+      workerUrl: outsideAsar(new URL('./sync-worker.mjs', import.meta.url)),
       // An export asks where to save it (the session answers the bytes only without this).
       saveFile: exportSaver<BrowserWindow>({
         dialog: {
