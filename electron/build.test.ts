@@ -64,7 +64,9 @@ describe('the Electron build', () => {
       const code = readFileSync(join(OUT, file), 'utf8');
       const names = [...new Set(packagesOf(code).filter((name) => !name.startsWith('node:')))];
       expect(names, file).toEqual(['better-sqlite3']);
-      const required = [...code.matchAll(/__require\("([^"]+)"\)/g)].map((match) => match[1] as string);
+      const required = [...code.matchAll(/__require\("([^"]+)"\)/g)].map(
+        (match) => match[1] as string,
+      );
       for (const name of required)
         expect(builtinModules.includes(name.replace(/^node:/, '')), `${file}: ${name}`).toBe(true);
     }

@@ -35,6 +35,7 @@ import {
   type AppSettings,
   type AppState,
   type CoreEvent,
+  type SchedulerState,
 } from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
 import { openHostSession, type HostSession } from '../sync/host/session';
@@ -45,6 +46,13 @@ import { useSqliteBuild } from './native-sqlite';
 import { outsideAsar, packagedBindingPath } from './packaged';
 import { safeStorageSecretStore } from './safe-storage';
 import { exportSaver } from './save-dialog';
+import {
+  createUpdates,
+  readUpdateFeed,
+  updateFilePlaces,
+  type Updates,
+  type UpdaterLike,
+} from './updates';
 import {
   MIN_HEIGHT,
   MIN_WIDTH,
@@ -109,6 +117,9 @@ protocol.registerSchemesAsPrivileged([
 
 let mainWindow: BrowserWindow | null = null;
 let hostSession: HostSession | null = null;
+let updates: Updates | null = null;
+/** The scheduler's last state: while it syncs, changes are being sent (no update installs). */
+let scheduler: SchedulerState | null = null;
 let closed = false;
 let quitting = false;
 
@@ -147,6 +158,7 @@ async function start(): Promise<void> {
       callback(false),
     );
     defaultSession.setPermissionCheckHandler(() => false);
+    updates = await startUpdates();
     hostSession = await openHostSession({
       userDataDir,
       secrets: safeStorageSecretStore(join(userDataDir, 'secrets.safe'), safeStorage, {
@@ -172,6 +184,7 @@ async function start(): Promise<void> {
           }),
         language: () => dialogLanguage(),
       }),
+      updates,
     });
     bindSessionToIpc({
       ipcMain,
@@ -179,7 +192,18 @@ async function start(): Promise<void> {
       appOrigin: APP_ORIGIN,
       windows: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
     });
-    hostSession.onEvent((event) => notify(event));
+    hostSession.onEvent((event) => {
+      notify(event);
+      const state =
+        event.type === 'sync.state'
+          ? event.state
+          : event.type === 'app.state'
+            ? event.state.scheduler
+            : undefined;
+      if (state === undefined) return;
+      scheduler = state;
+      updates?.syncChanged();
+    });
     watchTheSystem(hostSession);
     setMenu(menuLanguage(app.getLocale()));
     await createWindow();
@@ -203,6 +227,7 @@ function fail(error: unknown): void {
 
 /** Stops the scheduler, lets the running transaction finish, closes the replica; then exits. */
 async function shutDown(): Promise<void> {
+  updates?.stop();
   try {
     saveWindowState();
     await hostSession?.close();
@@ -215,7 +240,36 @@ async function shutDown(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// better-sqlite3 for Electron's ABI
+// Updates (./updates.ts): only the installed app, only with the organisation's address
+
+async function startUpdates(): Promise<Updates> {
+  const feed = readUpdateFeed(
+    updateFilePlaces({
+      platform: process.platform,
+      env: process.env,
+      resourcesPath: app.isPackaged ? process.resourcesPath : null,
+      userDataDir,
+    }),
+  );
+  let updater: UpdaterLike | null = null;
+  if (app.isPackaged && feed.url) {
+    // Loaded only when used: it reads the installed app's files as it loads.
+    const { default: electronUpdater } = await import('electron-updater');
+    updater = electronUpdater.autoUpdater as unknown as UpdaterLike;
+  }
+  return createUpdates({
+    updater,
+    feedUrl: feed.url,
+    feedProblem: feed.problem,
+    sending: () => scheduler?.phase === 'syncing',
+    // The replica closes as on any quit; electron-updater then quits the app into the installer.
+    beforeInstall: async () => {
+      saveWindowState();
+      await hostSession?.close();
+    },
+    log: (text) => console.warn(`Vorort: ${text}`),
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The renderer from local files: app://vorort/...
