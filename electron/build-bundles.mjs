@@ -7,12 +7,13 @@
 //     of it but better-sqlite3, which is unpacked with them;
 //   - preload.cjs: CommonJS that needs nothing but Electron (a sandboxed window cannot load more).
 // No source maps: the installers ship none.
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const OUT = join(ROOT, 'dist', 'electron');
+/** dist/electron/, or the folder given (test/installers/pack.test.ts builds into its own). */
+const OUT = process.argv[2] ? resolve(process.argv[2]) : join(ROOT, 'dist', 'electron');
 const common = {
   bundle: true,
   platform: 'node',
