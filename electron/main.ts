@@ -252,15 +252,21 @@ async function startUpdates(): Promise<Updates> {
     }),
   );
   let updater: UpdaterLike | null = null;
+  let problem = feed.problem;
   if (app.isPackaged && feed.url) {
-    // Loaded only when used: it reads the installed app's files as it loads.
-    const { default: electronUpdater } = await import('electron-updater');
-    updater = electronUpdater.autoUpdater as unknown as UpdaterLike;
+    try {
+      // Loaded only when used: it reads the installed app's files as it loads.
+      const { default: electronUpdater } = await import('electron-updater');
+      updater = electronUpdater.autoUpdater as unknown as UpdaterLike;
+    } catch (error) {
+      // The app works without updates; it says why they are off.
+      problem = `electron-updater: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
   return createUpdates({
     updater,
-    feedUrl: feed.url,
-    feedProblem: feed.problem,
+    feedUrl: updater ? feed.url : null,
+    feedProblem: problem,
     sending: () => scheduler?.phase === 'syncing',
     // The replica closes as on any quit; electron-updater then quits the app into the installer.
     beforeInstall: async () => {
