@@ -92,7 +92,7 @@ function findElectronApp() {
   try {
     require.resolve('electron');
   } catch {
-    return { why: 'Electron is not installed (an optional dependency)' };
+    return { why: 'Electron is not installed (a development dependency: npm install)' };
   }
   let binary;
   try {

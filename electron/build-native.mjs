@@ -4,6 +4,13 @@
 // serves Node (tests, CLI, browser mode: the package's own build) and the Electron app (this one,
 // loaded through better-sqlite3's nativeBinding option, see electron/main.ts).
 //
+//   npm run build:native-electron [-- --arch x64|arm64] [--force]
+//
+// Each build is also kept per platform and architecture (vorort-electron/<platform>-<arch>/),
+// where the installers take it from (build/electron-builder.yml's extraResources): a Windows
+// runner builds x64 and arm64, a macOS one both halves of the universal app. --arch defaults to
+// this machine's; the app run from the sources loads the build for it.
+//
 // Works in a copy of the package (the Node build stays untouched), trying in turn:
 //   1. prebuild-install: better-sqlite3's prebuilt binary for this Electron (needs the download);
 //   2. node-gyp: compiled from the package's sources against Electron's headers (needs the headers,
@@ -32,6 +39,16 @@ const OUT_DIR = join(ROOT, 'node_modules', '.cache', 'vorort-electron');
 const OUT = join(OUT_DIR, 'better_sqlite3.node');
 const STAMP = join(OUT_DIR, 'built-for.json');
 const force = process.argv.includes('--force');
+const archIndex = process.argv.indexOf('--arch');
+const arch = archIndex > 0 ? process.argv[archIndex + 1] : process.arch;
+if (!arch || !['x64', 'arm64', 'ia32', 'armv7l'].includes(arch)) {
+  process.stderr.write(`build:native-electron: unknown --arch ${arch}\n`);
+  process.exit(1);
+}
+/** The build for one platform and architecture, as the installers take it. */
+const ARCH_DIR = join(OUT_DIR, `${process.platform}-${arch}`);
+const ARCH_OUT = join(ARCH_DIR, 'better_sqlite3.node');
+const ARCH_STAMP = join(ARCH_DIR, 'built-for.json');
 
 const say = (text) => process.stderr.write(`build:native-electron: ${text}\n`);
 
@@ -47,7 +64,7 @@ const electron = version('electron');
 const sqlite = version('better-sqlite3');
 if (!electron) {
   say(
-    'Electron is not installed (an optional dependency): npm install electron first. Nothing to build.',
+    'Electron is not installed (a development dependency): run npm install first. Nothing to build.',
   );
   process.exit(1);
 }
@@ -55,11 +72,15 @@ if (!sqlite) {
   say('better-sqlite3 is not installed: run npm install first.');
   process.exit(1);
 }
-const target = { electron, betterSqlite3: sqlite, platform: process.platform, arch: process.arch };
-if (!force && existsSync(OUT) && existsSync(STAMP)) {
+const target = { electron, betterSqlite3: sqlite, platform: process.platform, arch };
+if (!force && existsSync(ARCH_OUT) && existsSync(ARCH_STAMP)) {
   try {
-    if (JSON.stringify(JSON.parse(readFileSync(STAMP, 'utf8'))) === JSON.stringify(target)) {
-      say(`up to date (${OUT}, Electron ${electron}, better-sqlite3 ${sqlite}).`);
+    if (JSON.stringify(JSON.parse(readFileSync(ARCH_STAMP, 'utf8'))) === JSON.stringify(target)) {
+      if (arch === process.arch && !existsSync(OUT)) {
+        copyFileSync(ARCH_OUT, OUT);
+        copyFileSync(ARCH_STAMP, STAMP);
+      }
+      say(`up to date (${ARCH_OUT}, Electron ${electron}, better-sqlite3 ${sqlite}).`);
       process.exit(0);
     }
   } catch {
@@ -100,7 +121,7 @@ try {
     prebuildInstall,
     '--runtime=electron',
     `--target=${electron}`,
-    `--arch=${process.arch}`,
+    `--arch=${arch}`,
     `--platform=${process.platform}`,
     '--verbose',
   ]);
@@ -135,7 +156,7 @@ if (!ok) {
         'rebuild',
         '--release',
         `--target=${electron}`,
-        `--arch=${process.arch}`,
+        `--arch=${arch}`,
         '--runtime=electron',
         ...(headers
           ? [`--nodedir=${resolve(headers)}`]
@@ -148,11 +169,15 @@ if (!ok) {
 }
 
 if (ok) {
-  mkdirSync(OUT_DIR, { recursive: true });
-  copyFileSync(built, OUT);
-  writeFileSync(STAMP, `${JSON.stringify(target)}\n`);
+  mkdirSync(ARCH_DIR, { recursive: true });
+  copyFileSync(built, ARCH_OUT);
+  writeFileSync(ARCH_STAMP, `${JSON.stringify(target)}\n`);
+  if (arch === process.arch) {
+    copyFileSync(built, OUT);
+    writeFileSync(STAMP, `${JSON.stringify(target)}\n`);
+  }
   rmSync(work, { recursive: true, force: true });
-  say(`built ${OUT} for Electron ${electron} (${process.platform}-${process.arch}).`);
+  say(`built ${ARCH_OUT} for Electron ${electron} (${process.platform}-${arch}).`);
   process.exit(0);
 }
 rmSync(work, { recursive: true, force: true });

@@ -1,10 +1,11 @@
-// `npm run build:electron`: the main process and the sync worker as ES modules whose packages
-// come from node_modules, the preload as CommonJS that needs nothing but Electron (a sandboxed
-// window cannot load more). The built worker is run here in Node against the sandbox: the
-// Electron app's syncs use this very file, and learn better-sqlite3's build from the environment.
+// `npm run build:electron`: the main process as an ES module whose packages come from
+// node_modules, the workers as ES modules with their packages inside but better-sqlite3, the
+// preload as CommonJS that needs nothing but Electron (a sandboxed window cannot load more). The
+// built worker is run here in Node against the sandbox: the Electron app's syncs use this very
+// file, and learn better-sqlite3's build from the environment.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +57,22 @@ describe('the Electron build', () => {
     expect(readFileSync(join(OUT, 'main.mjs'), 'utf8')).not.toContain('function startSandbox');
   });
 
+  it('builds workers that need no package but better-sqlite3, and no source maps', () => {
+    // The installers keep the workers outside the ASAR (build/electron-builder.yml's asarUnpack),
+    // where node_modules is not beside them: only better-sqlite3 is unpacked with them.
+    for (const file of ['sync-worker.mjs', 'demo-worker.mjs']) {
+      const code = readFileSync(join(OUT, file), 'utf8');
+      const names = [...new Set(packagesOf(code).filter((name) => !name.startsWith('node:')))];
+      expect(names, file).toEqual(['better-sqlite3']);
+      const required = [...code.matchAll(/__require\("([^"]+)"\)/g)].map(
+        (match) => match[1] as string,
+      );
+      for (const name of required)
+        expect(builtinModules.includes(name.replace(/^node:/, '')), `${file}: ${name}`).toBe(true);
+    }
+    expect(readdirSync(OUT).filter((file) => file.endsWith('.map'))).toEqual([]);
+  });
+
   it('runs the demo’s sandbox in the built worker, with better-sqlite3’s build named by the environment', async () => {
     const workerUrl = pathToFileURL(join(OUT, 'demo-worker.mjs'));
     const before = process.env[SQLITE_BINDING_ENV];
@@ -87,7 +104,7 @@ describe('the Electron build', () => {
 
   it('makes the preload CommonJS needing only electron, exposing the contract alone', () => {
     const code = readFileSync(join(OUT, 'preload.cjs'), 'utf8');
-    const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]);
+    const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1] as string);
     expect(required).toEqual(['electron']);
     expect(code).not.toMatch(/^\s*import\s/m);
     expect(code).toContain('exposeInMainWorld("vorort"');

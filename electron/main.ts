@@ -8,8 +8,9 @@
 //   electron . [--user-data DIR] [--dev]
 //
 // better-sqlite3 is native: Electron runs another ABI than Node, so the app loads the build made
-// for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`)
-// in this thread and, through VORORT_SQLITE_BINDING, in the sync's worker threads.
+// for it (node_modules/.cache/vorort-electron/better_sqlite3.node, `npm run build:native-electron`;
+// installed, resources/native/, see ./packaged.ts) in this thread and, through
+// VORORT_SQLITE_BINDING, in the sync's worker threads.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,16 +34,25 @@ import {
   type AppSettings,
   type AppState,
   type CoreEvent,
+  type SchedulerState,
 } from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
 import { openHostSession, type HostSession } from '../sync/host/session';
-import { sandboxDemo } from './demo';
+import { defaultDemoWorkerUrl, sandboxDemo } from './demo';
 import { bindSessionToIpc } from './ipc';
 import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
 import { useSqliteBuild } from './native-sqlite';
+import { outsideAsar, packagedBindingPath } from './packaged';
 import { safeStorageSecretStore } from './safe-storage';
 import { exportSaver } from './save-dialog';
 import { lockDown } from './window-guard';
+import {
+  createUpdates,
+  readUpdateFeed,
+  updateFilePlaces,
+  type Updates,
+  type UpdaterLike,
+} from './updates';
 import {
   MIN_HEIGHT,
   MIN_WIDTH,
@@ -107,6 +117,9 @@ protocol.registerSchemesAsPrivileged([
 
 let mainWindow: BrowserWindow | null = null;
 let hostSession: HostSession | null = null;
+let updates: Updates | null = null;
+/** The scheduler's last state: while it syncs, changes are being sent (no update installs). */
+let scheduler: SchedulerState | null = null;
 let closed = false;
 let quitting = false;
 
@@ -135,21 +148,25 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   try {
-    useSqliteBuild(app.getAppPath());
+    useSqliteBuild(
+      app.getAppPath(),
+      app.isPackaged ? packagedBindingPath(process.resourcesPath) : undefined,
+    );
     serveRenderer();
     const defaultSession = electronSessions.defaultSession;
     defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
       callback(false),
     );
     defaultSession.setPermissionCheckHandler(() => false);
+    updates = await startUpdates();
     hostSession = await openHostSession({
       userDataDir,
       secrets: safeStorageSecretStore(join(userDataDir, 'secrets.safe'), safeStorage, {
         warn: (text) => console.warn(text),
       }),
       openExternal: (url) => openInBrowser(url),
-      demo: sandboxDemo(),
-      workerUrl: new URL('./sync-worker.mjs', import.meta.url),
+      demo: sandboxDemo({ workerUrl: outsideAsar(defaultDemoWorkerUrl(import.meta.url)) }),
+      workerUrl: outsideAsar(new URL('./sync-worker.mjs', import.meta.url)),
       // An export asks where to save it (the session answers the bytes only without this).
       saveFile: exportSaver<BrowserWindow>({
         dialog: {
@@ -167,6 +184,7 @@ async function start(): Promise<void> {
           }),
         language: () => dialogLanguage(),
       }),
+      updates,
     });
     bindSessionToIpc({
       ipcMain,
@@ -174,7 +192,18 @@ async function start(): Promise<void> {
       appOrigin: APP_ORIGIN,
       windows: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
     });
-    hostSession.onEvent((event) => notify(event));
+    hostSession.onEvent((event) => {
+      notify(event);
+      const state =
+        event.type === 'sync.state'
+          ? event.state
+          : event.type === 'app.state'
+            ? event.state.scheduler
+            : undefined;
+      if (state === undefined) return;
+      scheduler = state;
+      updates?.syncChanged();
+    });
     watchTheSystem(hostSession);
     setMenu(menuLanguage(app.getLocale()));
     await createWindow();
@@ -198,6 +227,7 @@ function fail(error: unknown): void {
 
 /** Stops the scheduler, lets the running transaction finish, closes the replica; then exits. */
 async function shutDown(): Promise<void> {
+  updates?.stop();
   try {
     saveWindowState();
     await hostSession?.close();
@@ -210,7 +240,42 @@ async function shutDown(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// better-sqlite3 for Electron's ABI
+// Updates (./updates.ts): only the installed app, only with the organisation's address
+
+async function startUpdates(): Promise<Updates> {
+  const feed = readUpdateFeed(
+    updateFilePlaces({
+      platform: process.platform,
+      env: process.env,
+      resourcesPath: app.isPackaged ? process.resourcesPath : null,
+      userDataDir,
+    }),
+  );
+  let updater: UpdaterLike | null = null;
+  let problem = feed.problem;
+  if (app.isPackaged && feed.url) {
+    try {
+      // Loaded only when used: it reads the installed app's files as it loads.
+      const { default: electronUpdater } = await import('electron-updater');
+      updater = electronUpdater.autoUpdater as unknown as UpdaterLike;
+    } catch (error) {
+      // The app works without updates; it says why they are off.
+      problem = `electron-updater: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return createUpdates({
+    updater,
+    feedUrl: updater ? feed.url : null,
+    feedProblem: problem,
+    sending: () => scheduler?.phase === 'syncing',
+    // The replica closes as on any quit; electron-updater then quits the app into the installer.
+    beforeInstall: async () => {
+      saveWindowState();
+      await hostSession?.close();
+    },
+    log: (text) => console.warn(`Vorort: ${text}`),
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The renderer from local files: app://vorort/...

@@ -31,6 +31,7 @@ export type {
   ExportCreated,
   ExportRequestInput,
   FeedState,
+  UpdateState,
   ReadCallName,
 } from '../sync/contract';
 export {

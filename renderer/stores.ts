@@ -11,6 +11,7 @@ import type {
   CoreEvent,
   SchedulerState,
   SyncStatus,
+  UpdateState,
 } from './contract';
 import { currentLanguage, setLanguage } from './i18n';
 
@@ -193,6 +194,9 @@ export function handleEvent(event: CoreEvent, notify: NotifyHandler): void {
     case 'settings.changed':
       applySettings(event.settings);
       return;
+    case 'updates.state':
+      useUpdates.setState({ updates: event.state });
+      return;
   }
 }
 
@@ -319,4 +323,26 @@ export async function updateSettings(
     if (previous) applySettings(previous);
     return { ok: false, error: asCoreError(error) };
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The desktop app's updates (where the organisation set an update server): where they stand,
+// asked once the settings show them, then kept by the core's updates.state events.
+
+interface UpdatesStore {
+  updates: UpdateState | null;
+}
+
+export const useUpdates = create<UpdatesStore>()(() => ({ updates: null }));
+
+/** Calls updates.state, .check or .install and shows the answer (quietly off without a core). */
+export function askUpdates(call: 'updates.state' | 'updates.check' | 'updates.install'): void {
+  const bridge = useApp.getState().bridge;
+  if (!bridge) return;
+  bridge.call(call, {}).then(
+    (updates) => useUpdates.setState({ updates }),
+    (error: unknown) => {
+      if (call !== 'updates.state') reportError(error);
+    },
+  );
 }

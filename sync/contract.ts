@@ -11,6 +11,8 @@ export * from './contract/commands';
 export * from './contract/host';
 // Export (.ics, CSV, the attendance PDF) and the private calendar feed: sync/contract/export.ts.
 export * from './contract/export';
+// The desktop app's updates: sync/contract/updates.ts.
+export * from './contract/updates';
 // The tables each read of the contract reads (what makes a screen's query run again).
 export { CALL_READS, type ReadCallName } from './contract/reads';
 // Each call's kind (read, write, host) and the tables each write changes.

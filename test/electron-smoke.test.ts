@@ -18,7 +18,7 @@ function missing(): { reason: string } | { binary: string } {
   try {
     require.resolve('electron');
   } catch {
-    return { reason: 'Electron is not installed (an optional dependency)' };
+    return { reason: 'Electron is not installed (a development dependency: npm install)' };
   }
   let binary: unknown;
   try {

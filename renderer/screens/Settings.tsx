@@ -1,5 +1,6 @@
 // The settings: the account (as set up), the sync profile and the course window (from the next
-// sync), the language and the theme (at once). Kept by the core (settings.update), so every
+// sync), the language and the theme (at once), the desktop app's updates where the organisation
+// set an update server. Kept by the core (settings.update), so every
 // window and every start has them; each change is saved as it is made, said quietly.
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,13 @@ import type { AppSettings, AppState, CoreError } from '../contract';
 import { FeedSettings } from '../components/FeedSettings';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { errorText } from '../errors';
-import { updateSettings, useSettings, type SettingsChange } from '../stores';
+import {
+  askUpdates,
+  updateSettings,
+  useSettings,
+  useUpdates,
+  type SettingsChange,
+} from '../stores';
 import './settings.css';
 
 const PROFILES = ['trainer', 'office'] as const;
@@ -151,6 +158,8 @@ export function Settings({ state }: { state: AppState }) {
 
       <FeedSettings />
 
+      <Updates />
+
       {window.vorort ? null : <BrowserNotifications />}
     </section>
   );
@@ -281,6 +290,87 @@ function BrowserNotifications() {
           {t('settings.notificationsAllow')}
         </button>
       )}
+    </section>
+  );
+}
+
+/** The installed app's updates: where they stand, the download, the person's consent to restart. */
+function Updates() {
+  const { t, i18n } = useTranslation();
+  const updates = useUpdates((store) => store.updates);
+  useEffect(() => askUpdates('updates.state'), []);
+  // Browser mode, or no update server set: nothing to say (unless the organisation's file is wrong).
+  if (!updates || (updates.phase === 'off' && !updates.error)) return null;
+  const version = updates.version ?? '';
+  const when = updates.checkedAt
+    ? new Date(updates.checkedAt).toLocaleString(i18n.language, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      })
+    : null;
+  const checkNow = (
+    <button type="button" className="secondary" onClick={() => askUpdates('updates.check')}>
+      {t('settings.updates.check')}
+    </button>
+  );
+  let body: ReactNode;
+  switch (updates.phase) {
+    case 'off':
+      body = <p className="muted">{t('settings.updates.off', { why: updates.error })}</p>;
+      break;
+    case 'idle':
+      body = (
+        <>
+          <p>
+            {when ? t('settings.updates.upToDate', { when }) : t('settings.updates.background')}
+          </p>
+          {checkNow}
+        </>
+      );
+      break;
+    case 'checking':
+      body = <p>{t('settings.updates.checking')}</p>;
+      break;
+    case 'downloading':
+      body = (
+        <>
+          <p>{t('settings.updates.downloading', { version, percent: updates.percent ?? 0 })}</p>
+          <progress
+            max={100}
+            value={updates.percent ?? 0}
+            aria-label={t('settings.updates.title')}
+          />
+        </>
+      );
+      break;
+    case 'ready':
+      body = updates.waitingForSync ? (
+        <p>{t('settings.updates.waiting', { version })}</p>
+      ) : (
+        <>
+          <p>{t('settings.updates.ready', { version })}</p>
+          <button type="button" onClick={() => askUpdates('updates.install')}>
+            {t('settings.updates.install')}
+          </button>
+        </>
+      );
+      break;
+    case 'installing':
+      body = <p>{t('settings.updates.installing', { version })}</p>;
+      break;
+    case 'failed':
+      body = (
+        <>
+          <p className="muted">{t('settings.updates.failed', { why: updates.error ?? '' })}</p>
+          {checkNow}
+        </>
+      );
+      break;
+  }
+  return (
+    <section className="settings-card" aria-labelledby="settings-updates" aria-live="polite">
+      <h2 id="settings-updates">{t('settings.updates.title')}</h2>
+      {body}
     </section>
   );
 }

@@ -43,6 +43,9 @@ const valid: { [N in HostCallName]: HostCallArgs<N> } = {
   'export.create': { request: { format: 'ics', what: 'courses', from: '2026-03-01' } },
   'feed.get': {},
   'feed.set': { url: null },
+  'updates.state': {},
+  'updates.check': {},
+  'updates.install': {},
 };
 
 /** The refusal's words as the dispatcher shows them. */

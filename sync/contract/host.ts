@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { CommandArgs, CommandName, CommandResults } from './commands';
 import { exportCalls, type ExportCallResults } from './export';
+import { updateCalls, type UpdateCallResults, type UpdateState } from './updates';
 import type { QueryArgs, QueryName, QueryResults, SchedulerState } from '../contract';
 
 /** 127.0.0.0/8, localhost and [::1] (the WHATWG URL parser has normalised the host already). */
@@ -160,6 +161,8 @@ export const hostCalls = {
   'settings.update': appSettingsUpdate,
   /** Export and the private calendar feed: export.create, feed.get, feed.set (./export.ts). */
   ...exportCalls,
+  /** The desktop app's updates: updates.state, updates.check, updates.install (./updates.ts). */
+  ...updateCalls,
 } as const;
 
 export type HostCallName = keyof typeof hostCalls;
@@ -216,7 +219,7 @@ export interface AppState {
   demoStart?: { step: 'service' | 'login'; since: string } | null;
 }
 
-export interface HostCallResults extends ExportCallResults {
+export interface HostCallResults extends ExportCallResults, UpdateCallResults {
   'app.state': AppState;
   'account.configure': AppState;
   'account.login': AppState;
@@ -235,6 +238,7 @@ export interface HostCallResults extends ExportCallResults {
 export type HostEvent =
   | { type: 'app.state'; state: AppState }
   | { type: 'settings.changed'; settings: AppSettings }
+  | { type: 'updates.state'; state: UpdateState }
   | { type: 'notifications.new'; items: { id: string; titel: string }[] };
 
 // ---------------------------------------------------------------------------------------------

@@ -300,6 +300,9 @@ const validHostCalls: { [N in HostCallName]: HostCallArgs<N> } = {
   'export.create': { request: { format: 'ics', what: 'courses' }, deliver: 'data' },
   'feed.get': {},
   'feed.set': { url: null },
+  'updates.state': {},
+  'updates.check': {},
+  'updates.install': {},
 };
 
 const VALID: Record<string, unknown> = { ...validQueries, ...validCommands, ...validHostCalls };

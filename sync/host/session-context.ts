@@ -2,7 +2,13 @@
 // user data folder's files, the replica (a new one when the local data is deleted), the settings,
 // the events every window hears, and the background work that closing waits for.
 import { chmodSync, rmSync } from 'node:fs';
-import type { CoreEvent, HostCallName, HostCallResults, ParsedHostCallArgs } from '../contract';
+import type {
+  CoreEvent,
+  HostCallName,
+  HostCallResults,
+  ParsedHostCallArgs,
+  UpdateState,
+} from '../contract';
 import { openReplica, type Replica } from '../db/open';
 import { tableChangesOf } from '../db/table-changes';
 import type { SyncOptions } from '../pull/options';
@@ -53,6 +59,19 @@ export interface HostSessionOptions {
   saveFile?(suggestedName: string, bytes: Uint8Array, mimeType: string): Promise<string | null>;
   /** The largest file an export answers as bytes (base64 in a message); default 50 MB. */
   exportDataMaxBytes?: number;
+  /**
+   * The desktop app's updates (electron/updates.ts): the updates.* calls ask it, its changes
+   * become `updates.state` events. Without it (browser mode) they answer `off`.
+   */
+  updates?: UpdatesProvider;
+}
+
+/** What the session asks of the host's updater. */
+export interface UpdatesProvider {
+  state(): UpdateState;
+  check(): Promise<UpdateState>;
+  install(): Promise<UpdateState>;
+  onChange(listener: (state: UpdateState) => void): () => void;
 }
 
 /** The host's own calls, each answering its contract's result (a part of the session serves some). */

@@ -7,7 +7,7 @@
 // Node: no Electron, no sandbox (the demo comes in as a DemoProvider, the dialog as saveFile).
 // This file composes the parts: ./account (account and login), ./background-sync (the scheduler,
 // the sync, notifications after a sync), ./export-calls; ./session-context is what they share.
-import type { AppSettings, CoreEvent, SchedulerState } from '../contract';
+import { UPDATE_OFF, type AppSettings, type CoreEvent, type SchedulerState } from '../contract';
 import { CoreFailure } from '../core-error';
 import { createDispatcher, type Dispatcher, type Outcome } from '../dispatch';
 import { createAccount, type Account } from './account';
@@ -20,9 +20,11 @@ import {
   type DemoProvider,
   type HostCallHandlers,
   type HostSessionOptions,
+  type UpdatesProvider,
 } from './session-context';
 
 export { fileSecretStore, type SecretStore };
+export type { UpdatesProvider };
 export { heartbeatFor, VISIBLE_LEASE_MS } from './background-sync';
 export { EXPORT_DATA_MAX_BYTES } from './export-calls';
 export type { DemoProvider, HostSessionOptions, SchedulerState };
@@ -128,7 +130,14 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
       if (args.profile !== undefined) profile.chosenByPerson();
       return updateAppSettings(args);
     },
+    // The desktop app's updater, where the host has one (browser mode: off).
+    'updates.state': async () => options.updates?.state() ?? UPDATE_OFF,
+    'updates.check': async () => options.updates?.check() ?? UPDATE_OFF,
+    'updates.install': async () => options.updates?.install() ?? UPDATE_OFF,
   };
+  const stopUpdateEvents = options.updates?.onChange((state) =>
+    ctx.emit({ type: 'updates.state', state }),
+  );
 
   dispatcher = dataDispatcher();
   sync.rememberNotifications();
@@ -152,6 +161,7 @@ export async function openHostSession(options: HostSessionOptions): Promise<Host
     resumed: () => sync.resumed(),
     close() {
       closing ??= (async () => {
+        stopUpdateEvents?.();
         sync.setVisible(false);
         account.leave();
         exports.close();
