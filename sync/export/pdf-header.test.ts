@@ -36,6 +36,7 @@ const participants: ParticipantRecord[] = Array.from({ length: 30 }, (_, index) 
   phone: '',
   status: null,
   attended: null,
+  certificateNumber: '',
 }));
 
 const render = (info: CourseInfo) =>
