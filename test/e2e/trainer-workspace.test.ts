@@ -772,10 +772,11 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   it('9. the theme setting against the system’s scheme, both ways: every screen passes axe', async (test) => {
     if (broken) test.skip();
     const screens = [
-      ['5', 'settings', 'settings-theme'],
+      ['6', 'settings', 'settings-theme'],
       ['1', 'course detail', 'course-detail'],
       ['2', 'hours', 'hours-row'],
-      ['4', 'sync centre', 'outbox-empty'],
+      ['4', 'notifications', 'notification-row'],
+      ['5', 'sync centre', 'outbox-empty'],
     ] as const;
     for (const [theme, system] of [
       ['dark', 'light'],
