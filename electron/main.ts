@@ -33,7 +33,6 @@ import {
   isLinkableAddress,
   type AppSettings,
   type AppState,
-  type CoreEvent,
   type SchedulerState,
 } from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
@@ -41,6 +40,7 @@ import { openHostSession, type HostSession } from '../sync/host/session';
 import { defaultDemoWorkerUrl, sandboxDemo } from './demo';
 import { bindSessionToIpc } from './ipc';
 import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
+import { APP_USER_MODEL_ID, createNotifier } from './notifications';
 import { useSqliteBuild } from './native-sqlite';
 import { outsideAsar, packagedBindingPath } from './packaged';
 import { safeStorageSecretStore } from './safe-storage';
@@ -97,6 +97,8 @@ function readArguments(argv: string[]): Arguments {
 
 const args = readArguments(process.argv.slice(1));
 app.setName(APP_NAME);
+// Windows shows notifications only for the AppUserModelID of the app's Start menu shortcut.
+if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
 if (args.userDataDir) app.setPath('userData', resolve(args.userDataDir));
 const userDataDir = app.getPath('userData');
 // Chromium's own caches apart from the replica and the settings.
@@ -122,6 +124,14 @@ let updates: Updates | null = null;
 let scheduler: SchedulerState | null = null;
 let closed = false;
 let quitting = false;
+/** New notifications from the service after a sync: an OS notification (./notifications.ts). */
+const notifier = createNotifier({
+  create: (options) => new Notification(options),
+  isSupported: () => Notification.isSupported(),
+  language: () => menuLanguage(app.getLocale()),
+  onClick: () => showWindow(),
+  log: (text) => console.warn(text),
+});
 
 if (!app.requestSingleInstanceLock()) {
   // Another Vorort runs with this folder: it shows its window (second-instance), this one goes.
@@ -193,7 +203,7 @@ async function start(): Promise<void> {
       windows: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
     });
     hostSession.onEvent((event) => {
-      notify(event);
+      notifier.notify(event);
       const state =
         event.type === 'sync.state'
           ? event.state
@@ -495,26 +505,6 @@ async function dialogLanguage(): Promise<MenuLanguage> {
   const settings = await hostSession?.call('settings.get', {}, { transport: 'local' });
   const chosen = settings?.ok ? (settings.value as AppSettings).language : null;
   return chosen ?? menuLanguage(app.getLocale());
-}
-
-/** New notifications from the service after a sync: an OS notification. */
-function notify(event: CoreEvent): void {
-  if (event.type !== 'notifications.new' || event.items.length === 0) return;
-  if (!Notification.isSupported()) return;
-  const de = menuLanguage(app.getLocale()) === 'de';
-  const first = event.items[0]?.titel ?? '';
-  const body =
-    event.items.length === 1
-      ? first
-      : de
-        ? `${event.items.length} neue Benachrichtigungen, zuerst: ${first}`
-        : `${event.items.length} new notifications, first: ${first}`;
-  const notification = new Notification({
-    title: de ? 'Vorort: neue Benachrichtigung' : 'Vorort: new notification',
-    body,
-  });
-  notification.on('click', () => showWindow());
-  notification.show();
 }
 
 /** The OS's network state (polled: the main process has no event for it) and sleep/wake. */
