@@ -43,6 +43,7 @@ import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
 import { APP_USER_MODEL_ID, createNotifier } from './notifications';
 import { useSqliteBuild } from './native-sqlite';
 import { outsideAsar, packagedBindingPath } from './packaged';
+import { createQuit } from './quit';
 import { safeStorageSecretStore } from './safe-storage';
 import { exportSaver } from './save-dialog';
 import { lockDown } from './window-guard';
@@ -122,8 +123,17 @@ let hostSession: HostSession | null = null;
 let updates: Updates | null = null;
 /** The scheduler's last state: while it syncs, changes are being sent (no update installs). */
 let scheduler: SchedulerState | null = null;
-let closed = false;
-let quitting = false;
+/** Quitting (./quit.ts): the windows hidden, the replica closed, then the exit. */
+const quit = createQuit({
+  windows: () => BrowserWindow.getAllWindows(),
+  saveWindowState: () => saveWindowState(),
+  stopUpdates: () => updates?.stop(),
+  close: async () => {
+    await hostSession?.close();
+  },
+  exit: (code) => app.exit(code),
+  log: (text) => console.error(text),
+});
 /** New notifications from the service after a sync: an OS notification (./notifications.ts). */
 const notifier = createNotifier({
   create: (options) => new Notification(options),
@@ -139,13 +149,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.on('second-instance', () => showWindow());
   app.on('web-contents-created', (_event, contents) => lockDown(contents, openInBrowser));
-  app.on('before-quit', (event) => {
-    if (closed) return;
-    event.preventDefault();
-    if (quitting) return;
-    quitting = true;
-    void shutDown();
-  });
+  app.on('before-quit', (event) => quit.beforeQuit(event));
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin' || args.smoke) app.quit();
   });
@@ -231,22 +235,8 @@ function fail(error: unknown): void {
       'Vorort',
       `Vorort konnte nicht starten.\nVorort could not start.\n\n${text}`,
     );
-  closed = true;
+  quit.markClosed();
   app.exit(1);
-}
-
-/** Stops the scheduler, lets the running transaction finish, closes the replica; then exits. */
-async function shutDown(): Promise<void> {
-  updates?.stop();
-  try {
-    saveWindowState();
-    await hostSession?.close();
-  } catch (error) {
-    console.error(`Vorort: closing: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    closed = true;
-    app.exit(0);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,6 +374,8 @@ async function createWindow(): Promise<void> {
     if (!args.smoke) window.show();
   });
   window.on('close', () => saveWindowState());
+  // Windows' log-off or shutdown: no before-quit comes, the process ends soon after.
+  window.on('session-end', () => void quit.sessionEnd());
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
@@ -520,6 +512,8 @@ function watchTheSystem(session: HostSession): void {
   timer.unref();
   powerMonitor.on('suspend', () => session.suspended());
   powerMonitor.on('resume', () => session.resumed());
+  // Linux's and macOS's shutdown: the replica closed as on a quit.
+  powerMonitor.on('shutdown', () => void quit.sessionEnd());
 }
 
 /** The login page in the system browser (https, or http on loopback only). */
