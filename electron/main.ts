@@ -165,6 +165,7 @@ async function start(): Promise<void> {
     useSqliteBuild(
       app.getAppPath(),
       app.isPackaged ? packagedBindingPath(process.resourcesPath) : undefined,
+      { packaged: app.isPackaged },
     );
     serveRenderer();
     const defaultSession = electronSessions.defaultSession;
