@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { electronNativeState } from './electron-native.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -107,10 +108,44 @@ function findElectronApp() {
     };
   const main = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).main;
   if (typeof main !== 'string' || !existsSync(join(ROOT, main)))
-    return { why: 'the Electron app is not built' };
+    return { why: 'the Electron app is not built (npm run build:electron)' };
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
     return { why: 'there is no display for a window' };
+  const native = buildNativeIfNeeded(require);
+  if (native) return { why: native };
   return { binary };
+}
+
+/**
+ * better-sqlite3's build for the installed Electron (`npm run build:native-electron`), built when
+ * missing or made for another version: without it the app stops at its start. Null when it is
+ * there; else why the app cannot run (browser mode then, which uses Node's own build).
+ */
+function buildNativeIfNeeded(require) {
+  const version = (name) => {
+    try {
+      return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+    } catch {
+      return '';
+    }
+  };
+  const target = { electron: version('electron'), betterSqlite3: version('better-sqlite3') };
+  if (electronNativeState(ROOT, target) === 'ok') return null;
+  process.stderr.write(
+    "Vorort: building better-sqlite3 for Electron's ABI (npm run build:native-electron) ...\n",
+  );
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  spawnSync(npm, ['run', '--silent', 'build:native-electron'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  });
+  if (electronNativeState(ROOT, target) === 'ok') return null;
+  return (
+    'better-sqlite3 is not built for Electron: npm run build:native-electron could not build it ' +
+    "(see above; it needs the network, or Electron's headers and a C++ toolchain); " +
+    'run it again, then npm start'
+  );
 }
 
 /** Runs the Electron app (this checkout: package.json's main) until it exits; signals passed on. */

@@ -33,7 +33,6 @@ import {
   isLinkableAddress,
   type AppSettings,
   type AppState,
-  type CoreEvent,
   type SchedulerState,
 } from '../sync/contract';
 import { contentTypeOf, rendererPolicy } from '../sync/host/renderer-files';
@@ -41,8 +40,10 @@ import { openHostSession, type HostSession } from '../sync/host/session';
 import { defaultDemoWorkerUrl, sandboxDemo } from './demo';
 import { bindSessionToIpc } from './ipc';
 import { menuLanguage, menuTemplate, type MenuLanguage } from './menu';
+import { APP_USER_MODEL_ID, createNotifier } from './notifications';
 import { useSqliteBuild } from './native-sqlite';
 import { outsideAsar, packagedBindingPath } from './packaged';
+import { createQuit } from './quit';
 import { safeStorageSecretStore } from './safe-storage';
 import { exportSaver } from './save-dialog';
 import { lockDown } from './window-guard';
@@ -97,6 +98,8 @@ function readArguments(argv: string[]): Arguments {
 
 const args = readArguments(process.argv.slice(1));
 app.setName(APP_NAME);
+// Windows shows notifications only for the AppUserModelID of the app's Start menu shortcut.
+if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
 if (args.userDataDir) app.setPath('userData', resolve(args.userDataDir));
 const userDataDir = app.getPath('userData');
 // Chromium's own caches apart from the replica and the settings.
@@ -120,8 +123,25 @@ let hostSession: HostSession | null = null;
 let updates: Updates | null = null;
 /** The scheduler's last state: while it syncs, changes are being sent (no update installs). */
 let scheduler: SchedulerState | null = null;
-let closed = false;
-let quitting = false;
+/** Quitting (./quit.ts): the windows hidden, the replica closed, then the exit. */
+const quit = createQuit({
+  windows: () => BrowserWindow.getAllWindows(),
+  saveWindowState: () => saveWindowState(),
+  stopUpdates: () => updates?.stop(),
+  close: async () => {
+    await hostSession?.close();
+  },
+  exit: (code) => app.exit(code),
+  log: (text) => console.error(text),
+});
+/** New notifications from the service after a sync: an OS notification (./notifications.ts). */
+const notifier = createNotifier({
+  create: (options) => new Notification(options),
+  isSupported: () => Notification.isSupported(),
+  language: () => menuLanguage(app.getLocale()),
+  onClick: () => showWindow(),
+  log: (text) => console.warn(text),
+});
 
 if (!app.requestSingleInstanceLock()) {
   // Another Vorort runs with this folder: it shows its window (second-instance), this one goes.
@@ -129,13 +149,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.on('second-instance', () => showWindow());
   app.on('web-contents-created', (_event, contents) => lockDown(contents, openInBrowser));
-  app.on('before-quit', (event) => {
-    if (closed) return;
-    event.preventDefault();
-    if (quitting) return;
-    quitting = true;
-    void shutDown();
-  });
+  app.on('before-quit', (event) => quit.beforeQuit(event));
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin' || args.smoke) app.quit();
   });
@@ -151,6 +165,7 @@ async function start(): Promise<void> {
     useSqliteBuild(
       app.getAppPath(),
       app.isPackaged ? packagedBindingPath(process.resourcesPath) : undefined,
+      { packaged: app.isPackaged },
     );
     serveRenderer();
     const defaultSession = electronSessions.defaultSession;
@@ -193,7 +208,7 @@ async function start(): Promise<void> {
       windows: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
     });
     hostSession.onEvent((event) => {
-      notify(event);
+      notifier.notify(event);
       const state =
         event.type === 'sync.state'
           ? event.state
@@ -221,22 +236,8 @@ function fail(error: unknown): void {
       'Vorort',
       `Vorort konnte nicht starten.\nVorort could not start.\n\n${text}`,
     );
-  closed = true;
+  quit.markClosed();
   app.exit(1);
-}
-
-/** Stops the scheduler, lets the running transaction finish, closes the replica; then exits. */
-async function shutDown(): Promise<void> {
-  updates?.stop();
-  try {
-    saveWindowState();
-    await hostSession?.close();
-  } catch (error) {
-    console.error(`Vorort: closing: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    closed = true;
-    app.exit(0);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +365,8 @@ async function createWindow(): Promise<void> {
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      // Middle clicks open no window either (the open handler refuses them too).
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
       devTools: args.development,
     },
@@ -374,6 +377,8 @@ async function createWindow(): Promise<void> {
     if (!args.smoke) window.show();
   });
   window.on('close', () => saveWindowState());
+  // Windows' log-off or shutdown: no before-quit comes, the process ends soon after.
+  window.on('session-end', () => void quit.sessionEnd());
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
@@ -497,26 +502,6 @@ async function dialogLanguage(): Promise<MenuLanguage> {
   return chosen ?? menuLanguage(app.getLocale());
 }
 
-/** New notifications from the service after a sync: an OS notification. */
-function notify(event: CoreEvent): void {
-  if (event.type !== 'notifications.new' || event.items.length === 0) return;
-  if (!Notification.isSupported()) return;
-  const de = menuLanguage(app.getLocale()) === 'de';
-  const first = event.items[0]?.titel ?? '';
-  const body =
-    event.items.length === 1
-      ? first
-      : de
-        ? `${event.items.length} neue Benachrichtigungen, zuerst: ${first}`
-        : `${event.items.length} new notifications, first: ${first}`;
-  const notification = new Notification({
-    title: de ? 'Vorort: neue Benachrichtigung' : 'Vorort: new notification',
-    body,
-  });
-  notification.on('click', () => showWindow());
-  notification.show();
-}
-
 /** The OS's network state (polled: the main process has no event for it) and sleep/wake. */
 function watchTheSystem(session: HostSession): void {
   let online = net.isOnline();
@@ -530,6 +515,8 @@ function watchTheSystem(session: HostSession): void {
   timer.unref();
   powerMonitor.on('suspend', () => session.suspended());
   powerMonitor.on('resume', () => session.resumed());
+  // Linux's and macOS's shutdown: the replica closed as on a quit.
+  powerMonitor.on('shutdown', () => void quit.sessionEnd());
 }
 
 /** The login page in the system browser (https, or http on loopback only). */

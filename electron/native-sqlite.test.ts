@@ -21,7 +21,11 @@ describe('useSqliteBuild', () => {
       join('/app', 'node_modules', '.cache', 'vorort-electron', 'better_sqlite3.node'),
     );
     expect(() => useSqliteBuild(ROOT, join(dir, 'none.node'))).toThrow(
-      /npm run build:native-electron/,
+      `Run in ${ROOT}: npm run build:native-electron, then npm start.`,
+    );
+    // Installed, there is nothing to build: the installation is incomplete.
+    expect(() => useSqliteBuild(ROOT, join(dir, 'none.node'), { packaged: true })).toThrow(
+      /install Vorort again/,
     );
   });
 

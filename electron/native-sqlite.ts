@@ -16,13 +16,23 @@ export function electronBindingPath(root: string): string {
 
 /**
  * Makes every better-sqlite3 database of this process load `binding` (default: the Electron
- * build under `root`); throws, saying how to build it, when it is not there.
+ * build under `root`); throws, saying what to run (or, installed, to reinstall), when it is not
+ * there: the message is what "Vorort konnte nicht starten" shows.
  */
-export function useSqliteBuild(root: string, binding: string = electronBindingPath(root)): void {
+export function useSqliteBuild(
+  root: string,
+  binding: string = electronBindingPath(root),
+  options: { packaged?: boolean } = {},
+): void {
   if (!existsSync(binding))
     throw new Error(
-      `better-sqlite3 is not built for Electron (${binding} is missing): run npm run build:native-electron. ` +
-        `Die Datenbank-Bibliothek ist nicht für Electron gebaut: npm run build:native-electron ausführen.`,
+      options.packaged
+        ? `The installation is incomplete (${binding} is missing): please install Vorort again. ` +
+            `Die Installation ist unvollständig: bitte Vorort neu installieren.`
+        : `better-sqlite3 is not built for Electron (${binding} is missing). ` +
+            `Run in ${root}: npm run build:native-electron, then npm start. ` +
+            `Die Datenbank-Bibliothek ist nicht für Electron gebaut: in ${root} ` +
+            `npm run build:native-electron ausführen, dann npm start.`,
     );
   process.env[SQLITE_BINDING_ENV] = binding;
   const require = createRequire(join(root, 'package.json'));

@@ -1,6 +1,7 @@
 // The safeStorage secret store in Node, with a stand-in for Electron's safeStorage: encrypted in
 // a 0600 file, read back, cleared; no encryption: refused in words, nothing written; Linux's
-// basic_text backend: stored with a warning; a key store that changed: signed out, not a crash.
+// basic_text backend (no encryption until plain-text encryption is asked for, as in Electron):
+// stored with a warning; a key store that changed: signed out, not a crash.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,14 +12,29 @@ import { protection, safeStorageSecretStore, type SafeStorageLike } from './safe
 const dir = mkdtempSync(join(tmpdir(), 'vorort-safe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** XOR with a key: enough to tell encrypted from plain text, and a changed key from the right one. */
+/**
+ * XOR with a key: enough to tell encrypted from plain text, and a changed key from the right one.
+ * As Electron does on Linux, basic_text reports no encryption until setUsePlainTextEncryption(true).
+ */
 function fakeSafeStorage(options: { available?: boolean; backend?: string; key?: number } = {}) {
-  const state = { available: options.available ?? true, key: options.key ?? 0x5a };
+  const state = {
+    available: options.available ?? true,
+    key: options.key ?? 0x5a,
+    plainText: false,
+  };
+  const basicText = options.backend === 'basic_text';
   const storage: SafeStorageLike = {
-    isEncryptionAvailable: () => state.available,
-    encryptString: (text) => Buffer.from([...Buffer.from(`ok:${text}`)].map((b) => b ^ state.key)),
+    isEncryptionAvailable: () => (basicText ? state.plainText : state.available),
+    setUsePlainTextEncryption: (usePlainText) => {
+      state.plainText = usePlainText;
+    },
+    encryptString: (text) => {
+      if (basicText && !state.plainText) throw new Error('Encryption is not available');
+      return Buffer.from([...Buffer.from(`ok:${text}`)].map((b) => b ^ state.key));
+    },
     decryptString: (data) => {
       const text = Buffer.from([...data].map((b) => b ^ state.key)).toString();
+      if (basicText && !state.plainText) throw new Error('Encryption is not available');
       if (!text.startsWith('ok:')) throw new Error('Error while decrypting the ciphertext');
       return text.slice(3);
     },
@@ -78,6 +94,15 @@ describe('the safeStorage secret store', () => {
     expect(await store.read()).toBe('secret2');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('basic_text');
+    // The next start: a fresh safeStorage reads the login back before anything is written.
+    const restarted = safeStorageSecretStore(
+      file,
+      fakeSafeStorage({ backend: 'basic_text' }).storage,
+      {
+        platform: 'linux',
+      },
+    );
+    expect(await restarted.read()).toBe('secret2');
   });
 
   it('answers "no secret" (sign in again) for a changed key, a foreign file or no key store', async () => {

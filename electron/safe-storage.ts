@@ -3,7 +3,9 @@
 // folder, written atomically. Where the OS offers no encryption, nothing is stored (the login
 // then fails saying so: a plain-text token on disk is worse than signing in again); on Linux
 // with Electron's "basic_text" backend (no key store running) the secret is stored with a
-// warning, as Chromium does with its own passwords there.
+// warning, as Chromium does with its own passwords there. Electron reports encryption as
+// unavailable under basic_text until setUsePlainTextEncryption(true) was called: the store calls
+// it there (only there: with a key store it would weaken nothing, but is not needed).
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CoreFailure } from '../sync/core-error';
@@ -15,8 +17,10 @@ export interface SafeStorageLike {
   isEncryptionAvailable(): boolean;
   encryptString(plainText: string): Buffer;
   decryptString(encrypted: Buffer): string;
-  /** Linux only in Electron. */
+  /** Linux only in Electron ("unknown" before the app is ready). */
   getSelectedStorageBackend?(): string;
+  /** Linux only in Electron: basic_text's fixed key, else encryption stays unavailable there. */
+  setUsePlainTextEncryption?(usePlainText: boolean): void;
 }
 
 export interface SafeStorageStoreOptions {
@@ -37,10 +41,12 @@ export function protection(
   safeStorage: SafeStorageLike,
   platform: NodeJS.Platform = process.platform,
 ): 'encrypted' | 'weak' | 'none' {
+  const basicText =
+    platform === 'linux' && safeStorage.getSelectedStorageBackend?.() === 'basic_text';
+  if (basicText && !safeStorage.isEncryptionAvailable())
+    safeStorage.setUsePlainTextEncryption?.(true);
   if (!safeStorage.isEncryptionAvailable()) return 'none';
-  if (platform === 'linux' && safeStorage.getSelectedStorageBackend?.() === 'basic_text')
-    return 'weak';
-  return 'encrypted';
+  return basicText ? 'weak' : 'encrypted';
 }
 
 const FORMAT = 'vorort-safestorage-1';
@@ -69,7 +75,7 @@ export function safeStorageSecretStore(
       } catch {
         return null;
       }
-      if (!safeStorage.isEncryptionAvailable()) {
+      if (protection(safeStorage, platform) === 'none') {
         warn(
           'read',
           'Vorort: the login cannot be read (the OS key store is not available): please sign in again.',
