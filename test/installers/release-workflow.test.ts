@@ -115,12 +115,6 @@ describe('the release workflow', () => {
     expect(text).not.toContain('--no-sandbox');
   });
 
-  it('audits electron/ with electronegativity before the installers', () => {
-    const audit = installers.steps.indexOf(stepRunning('npm run audit:electron')!);
-    expect(audit).toBeGreaterThan(-1);
-    expect(audit).toBeLessThan(installers.steps.indexOf(stepRunning('npm run dist')!));
-  });
-
   it('builds the installers and publishes them with the update files', () => {
     const upload = installers.steps.find((step) =>
       step.uses?.startsWith('actions/upload-artifact'),
