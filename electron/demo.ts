@@ -2,8 +2,7 @@
 // a worker thread of this process (the host's event loop stays free: the sandbox builds its large
 // answers on its own thread), its data kept in the user data folder (demo/sandbox.sqlite), its
 // login page approving by itself, so the session signs in through the real login flow without a
-// form; it answers only at its own loopback address (no DNS rebinding) and draws its private
-// feed's secret at random (kept with its data), not the seed's every install shares. close() stops the thread; the thread never keeps the host alive, and a crash of it is
+// form. close() stops the thread; the thread never keeps the host alive, and a crash of it is
 // said in words (onStopped), not left as a hang.
 // Only this file and electron/browser-main.ts may start the sandbox (the lint rooms say so): the
 // worker's entry (demo-worker.ts) runs serveDemoSandbox from here.
@@ -159,10 +158,6 @@ export async function serveDemoSandbox(): Promise<void> {
       seed: input.seed,
       data: input.data,
       autoApprove: true,
-      // Any local process may still sign in (auto-approve); no web page may (DNS rebinding).
-      checkHost: true,
-      // The demo's feed secret is this install's own, kept with its data in the user data folder.
-      randomFeedSecrets: true,
     });
   } catch (error) {
     post({ type: 'failed', message: messageOf(error) });

@@ -69,17 +69,6 @@ export interface SandboxOptions {
   /** The OAuth login page logs in without asking (login_hint or the first office account). */
   autoApprove?: boolean;
   /**
-   * Answer only requests addressed to this server's own loopback address (Host 127.0.0.1:PORT or
-   * localhost:PORT; 421 otherwise), so a web page cannot reach it under a name of its own (DNS
-   * rebinding). The app's demo sets it; default off.
-   */
-  checkHost?: boolean;
-  /**
-   * New demo data gets random private feed secrets instead of the seed's (which every install
-   * with the same seed shares); kept with the data. The app's demo sets it; default off.
-   */
-  randomFeedSecrets?: boolean;
-  /**
    * OAuth clients to register besides the built-in ones: an id, a secret (confidential) or none
    * (public: PKCE S256), and the redirect URIs (see sandbox/RESOURCES.md, "OAuth clients").
    */
@@ -201,7 +190,6 @@ function openFilledStore(options: SandboxOptions, clock: SandboxClock): Store {
         scale: options.scale ?? 'small',
         seed: options.seed ?? 1,
         anchorDate: options.anchorDate ?? 'today',
-        ...(options.randomFeedSecrets ? { feedSecret: () => randomBytes(16).toString('hex') } : {}),
       });
     }
   } catch (error) {
@@ -240,17 +228,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const app = Fastify({ logger: options.logger ?? false });
   try {
-    if (options.checkHost)
-      app.addHook('onRequest', async (request, reply) => {
-        const address = app.server.address();
-        const port = address !== null && typeof address !== 'string' ? address.port : -1;
-        const host = (request.headers.host ?? '').toLowerCase();
-        if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return;
-        return reply
-          .code(421)
-          .type('text/plain; charset=utf-8')
-          .send('This service answers only at its own loopback address.');
-      });
     auth.register(app);
     // The links need the origin, which is known only once listening: the context reads it late.
     const links = new Links('', prefix);
