@@ -23,17 +23,23 @@ function missingCharactersNote(
   };
 }
 
+/** What a course's paper shows: the course, its dates and its participants (not cancelled). */
+async function courseSheet(replica: Replica, courseId: string) {
+  const course = await courseInfo(replica.db, courseId);
+  const [dates, participants] = await Promise.all([
+    readCourseDates(replica.db, { courseId: course.id }),
+    readParticipants(replica, course.id, false),
+  ]);
+  return { course, dates, participants };
+}
+
 export async function exportAttendance(
   replica: Replica,
   request: ExportRequest,
   now: Date,
 ): Promise<ExportResult> {
   const words = WORDS[request.language];
-  const course = await courseInfo(replica.db, request.courseId!);
-  const [dates, participants] = await Promise.all([
-    readCourseDates(replica.db, { courseId: course.id }),
-    readParticipants(replica, course.id, false),
-  ]);
+  const { course, dates, participants } = await courseSheet(replica, request.courseId!);
   const pdf = await renderAttendancePdf({
     course,
     dates,
@@ -72,11 +78,7 @@ export async function exportCertificates(
   now: Date,
 ): Promise<ExportResult> {
   const words = WORDS[request.language];
-  const course = await courseInfo(replica.db, request.courseId!);
-  const [dates, everyone] = await Promise.all([
-    readCourseDates(replica.db, { courseId: course.id }),
-    readParticipants(replica, course.id, false),
-  ]);
+  const { course, dates, participants: everyone } = await courseSheet(replica, request.courseId!);
   const present = everyone.filter((person) => person.attended === true);
   const chosen = request.participationId
     ? present.filter((person) => person.id === request.participationId)
