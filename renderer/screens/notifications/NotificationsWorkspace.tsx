@@ -30,7 +30,6 @@ export function NotificationsWorkspace() {
   const unreadOnly = useNotificationsUi((state) => state.unreadOnly);
   const setUnreadOnly = useNotificationsUi((state) => state.setUnreadOnly);
   const list = useQuery('notifications.list', { unreadOnly });
-  const unread = useQuery('notifications.list', { unreadOnly: true });
   const items = list.data ?? [];
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -110,7 +109,8 @@ export function NotificationsWorkspace() {
     event.preventDefault();
   };
 
-  const unreadCount = unread.data?.length ?? 0;
+  // Derived from what is shown: "Nur ungelesene" shows exactly the unread ones.
+  const unreadCount = items.filter((item) => !item.gelesen).length;
   return (
     <section className="notifications" aria-labelledby="notifications-title">
       <div className="notifications-head">
