@@ -668,6 +668,8 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
 
     // A new person: without a last name refused beside the field, then made.
     await page.keyboard.press('Alt+3');
+    // Alt+3 puts the focus in the search a frame later: out of it only once it is there.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('people-search');
     await page.locator('#people-search').blur();
     await page.keyboard.press('n');
     await dialog.waitFor();
