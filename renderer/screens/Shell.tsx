@@ -133,6 +133,7 @@ export function Shell({ state }: { state: AppState }) {
               <button
                 type="button"
                 className="nav-item"
+                data-workspace={name}
                 aria-current={workspace === name ? 'page' : undefined}
                 aria-keyshortcuts={`Alt+${index + 1}`}
                 title={`Alt+${index + 1}`}
