@@ -7,6 +7,7 @@ export type {
   SchedulerState,
   SchedulerProblem,
   SyncStatus,
+  AreaName,
   OutboxEntry,
   ConflictEntry,
   AppState,

@@ -252,7 +252,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       .toBe(trainer.name);
 
     // The sync profile: "Kursleitung", saved at once and said so.
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+9');
     await page.getByTestId('settings-profile-trainer').check();
     await expect.poll(() => page.getByTestId('settings-saved').first().textContent()).not.toBe('');
     await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
@@ -268,10 +268,10 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     }
     await page.reload();
     await page.getByTestId('user-name').waitFor();
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+9');
     await expect.poll(() => page.getByTestId('settings-profile-trainer').isChecked()).toBe(true);
     // A sync with the trainer's profile, asked for through the sync centre.
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+8');
     await page.getByTestId('sync-centre-now').click();
     await expect.poll(() => phaseOf(page), { timeout: 60_000, interval: 200 }).toBe('idle');
     await expect
@@ -629,7 +629,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
         },
       )
       .toBe(1);
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+8');
     const parked = page.locator('[data-testid="outbox-row"][data-state="parked"]');
     await expect.poll(() => parked.count()).toBe(1);
     expect(await parked.getAttribute('data-command')).toBe('helferstunden.create');
@@ -722,7 +722,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
     await expect
       .poll(() => badgeCount('sync-conflicts'), { timeout: 60_000, interval: 200 })
       .toBe(2);
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+8');
     const groups = page.getByTestId('conflict-group');
     await expect.poll(() => groups.count()).toBe(2);
     for (const id of [keep!.id, take!.id]) {
@@ -772,18 +772,18 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   it('9. the theme setting against the system’s scheme, both ways: every screen passes axe', async (test) => {
     if (broken) test.skip();
     const screens = [
-      ['6', 'settings', 'settings-theme'],
+      ['9', 'settings', 'settings-theme'],
       ['1', 'course detail', 'course-detail'],
       ['2', 'hours', 'hours-row'],
-      ['4', 'notifications', 'notification-row'],
-      ['5', 'sync centre', 'outbox-empty'],
+      ['3', 'notifications', 'notification-row'],
+      ['8', 'sync centre', 'outbox-empty'],
     ] as const;
     for (const [theme, system] of [
       ['dark', 'light'],
       ['light', 'dark'],
     ] as const) {
       await page.emulateMedia({ colorScheme: system });
-      await page.keyboard.press('Alt+6');
+      await page.keyboard.press('Alt+9');
       await page.getByTestId(`settings-theme-${theme}`).check();
       await expect
         .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
@@ -800,7 +800,7 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       }
     }
     // Back to the system's choice, kept by the core.
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+9');
     await page.getByTestId('settings-theme-system').check();
     await expect
       .poll(() => page.evaluate(() => document.documentElement.dataset.theme ?? ''))
