@@ -56,6 +56,9 @@ const idOf = (resource: Resource, name: string): string | null =>
   (resource.relationships?.[name] as { data?: { id?: string } | null } | undefined)?.data?.id ??
   null;
 
+/** What a trainer's navigation offers (renderer/screens/navigation.ts), in its order. */
+const TRAINER_WORKSPACES = ['courses', 'hours', 'notifications', 'syncCenter', 'settings'];
+
 describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   let sandbox: RunningSandbox;
   let service: TcpSwitch;
@@ -278,6 +281,20 @@ describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
       .poll(() => page.getByTestId('sync-indicator').textContent())
       .toMatch(/zuletzt (vor \d+ Sekunden|jetzt)/);
     expect(await pendingOf(page)).toBe(0);
+
+    // The trainer's shell: the daily work, the sync centre and the settings; none of the office's
+    // areas (the token may not read them), and no word of an error about them.
+    await expect
+      .poll(() =>
+        page
+          .locator('nav [data-workspace]')
+          .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.workspace)),
+      )
+      .toEqual(TRAINER_WORKSPACES);
+    expect(await page.locator('.nav-group-office').count()).toBe(0);
+    await page.keyboard.press('Alt+5');
+    expect(await page.locator('#workspace-title').textContent()).toBe('Sync-Zentrale');
+    expect(pageErrors).toEqual([]);
   }, 180_000);
 
   it('2. a trainer opens a course: the list opens on today; the course says how fresh it is', async (test) => {
