@@ -49,6 +49,8 @@ function switchedDemo(): { demo: DemoProvider; service: () => Switch } {
       const base = new URL(started.baseUrl);
       const switched = new Switch(Number(base.port));
       await switched.start();
+      // The demo's service answers only at its own ports: this switch's is one now.
+      await started.acceptHostPort?.(switched.port);
       service = switched;
       base.port = String(switched.port);
       return {
