@@ -61,6 +61,7 @@ export const reads = {
     'participations',
     'replica_meta',
   ],
+  'courses.trainers': ['course_trainers', 'users'],
   'courses.get': [
     'addresses',
     'clients',
@@ -76,7 +77,15 @@ export const reads = {
   ],
   'clients.list': ['client_participants', 'clients'],
   'clients.participants': ['client_participants'],
-  'clients.get': ['addresses', 'client_participants', 'clients', 'courses', 'participations'],
+  'clients.get': [
+    'addresses',
+    'client_participants',
+    'clients',
+    'course_dates',
+    'course_types',
+    'courses',
+    'participations',
+  ],
   'companies.list': ['companies', 'uvts'],
 } as const satisfies Reads;
 

@@ -1,7 +1,13 @@
 // Answers the contract's queries from the replica alone, with no network.
 import { serviceDay, type ParsedQueryArgs, type QueryName, type QueryResults } from '../contract';
 import type { Replica } from '../db/open';
-import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
+import {
+  getCourse,
+  listCourseDays,
+  listCourses,
+  listCourseTrainers,
+  listParticipations,
+} from './courses';
 import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
 import {
   calendarIcalUrl,
@@ -42,6 +48,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'courses.list': (args) => listCourses(db, args, selfId()),
     'courses.days': (args) => listCourseDays(db, args, selfId()),
     'courses.get': (args) => getCourse(db, sqlite, args.id),
+    'courses.trainers': () => listCourseTrainers(db),
     'participations.list': (args) => listParticipations(db, sqlite, args),
     'hours.list': (args) => listHours(db, args, selfId()),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),
