@@ -21,6 +21,7 @@ export type {
   CommandResults,
   AppSettings,
   CourseDayItem,
+  CourseListItem,
   CourseDetail,
   ParticipationItem,
   HoursItem,

@@ -1,6 +1,7 @@
-// The trainer's courses: the filter bar, the list of course dates and the open course beside it
-// (two panes on a wide window) or instead of it (one pane, with a way back). Shortcuts: "/" or
-// Ctrl+F the search, Escape or Alt+Left back from the course to the list.
+// The courses: the office's (every course, OfficeCourses.tsx) when the replica syncs with the
+// office profile, else the trainer's: the filter bar, the list of course dates and the open
+// course beside it (two panes on a wide window) or instead of it (one pane, with a way back).
+// Shortcuts: "/" or Ctrl+F the search, Escape or Alt+Left back from the course to the list.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateTimeFields';
@@ -14,6 +15,7 @@ import { useFill } from '../../layout';
 import { useApp, useSync, useTablesVersion } from '../../stores';
 import { CourseDetail } from './CourseDetail';
 import { CourseList, type CourseListHandle } from './CourseList';
+import { OfficeCourses } from './OfficeCourses';
 import { addDays, addMonths, useCoursesUi } from './state';
 import { useCourseDays, type DaysFilter } from './useCourseDays';
 import './courses.css';
@@ -24,6 +26,11 @@ const DAYS_BACK = 14;
 const DEFAULT_MONTHS_AHEAD = 3;
 
 export function CoursesWorkspace() {
+  const office = useSync((store) => store.status?.profile === 'office');
+  return office ? <OfficeCourses /> : <TrainerCourses />;
+}
+
+function TrainerCourses() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const bridge = useApp((store) => store.bridge);
