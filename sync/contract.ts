@@ -457,6 +457,8 @@ export interface QueryResults {
     participants: number;
     /** The client's own data as the service gives it (customer number, address, contact). */
     attributes: Record<string, unknown>;
+    /** When the service last confirmed the client with its participants (the screen's "as of"); null: not yet. */
+    confirmedAt: string | null;
     courses: {
       id: string;
       courseNumber: string | null;

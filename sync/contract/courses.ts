@@ -81,10 +81,12 @@ export const reads = {
     'addresses',
     'client_participants',
     'clients',
+    'confirmations',
     'course_dates',
     'course_types',
     'courses',
     'participations',
+    'sync_state',
   ],
   'companies.list': ['companies', 'uvts'],
 } as const satisfies Reads;

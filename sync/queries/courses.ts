@@ -389,7 +389,7 @@ function queuedCompanyName(
  * A course created here with a new location: the address lives only in the queued create's
  * `included` until the service has it, so that the course shows its place at once.
  */
-function queuedLocation(
+export function queuedLocation(
   sqlite: Sqlite,
   courseId: string,
   locationId: string,

@@ -12,6 +12,8 @@ import {
   type RowOf,
   type WrittenReaders,
 } from './record';
+import { queuedLocation } from './courses';
+import { confirmedAt } from './freshness';
 import { peopleMatching } from './personnel';
 
 /** A calendars.list item's columns, of the calendars not deleted here. */
@@ -284,6 +286,7 @@ export async function search(
 
 export async function getClient(
   db: Kysely<Database>,
+  sqlite: Sqlite,
   id: string,
 ): Promise<QueryResults['clients.get']> {
   const client = await db
@@ -317,6 +320,7 @@ export async function getClient(
       sql<number>`(SELECT count(*) FROM course_dates d WHERE d.course_id = c.id)`.as('dates'),
       'a.city as city',
       'a.base as addressBase',
+      'c.location_id as locationId',
     ])
     .where('c.local_state', 'is distinct from', 'deleted')
     .where((eb) =>
@@ -342,13 +346,21 @@ export async function getClient(
     ...fields,
     participants: Number(client.participants),
     attributes: currentAttributes({ base, pending }),
-    courses: courses.map(({ addressBase, ...course }) => ({
-      ...course,
-      dates: Number(course.dates),
-      address: addressBase
-        ? placeLine(currentAttributes({ base: addressBase, pending: null }))
-        : null,
-    })),
+    confirmedAt: confirmedAt(sqlite, 'client', id, 'clients'),
+    courses: courses.map(({ addressBase, locationId, ...course }) => {
+      // A course created here with a new place has it in its queued create only.
+      const place = addressBase
+        ? currentAttributes({ base: addressBase, pending: null })
+        : locationId && course.localState === 'created'
+          ? queuedLocation(sqlite, course.id, locationId)
+          : null;
+      return {
+        ...course,
+        city: course.city ?? (typeof place?.city === 'string' ? place.city : null),
+        dates: Number(course.dates),
+        address: place ? placeLine(place) : null,
+      };
+    }),
   };
 }
 

@@ -186,12 +186,14 @@ describe('clients.get', () => {
 describe('a course created here, not yet sent', () => {
   it('shows its dates and new location at once, is found by its type, and takes a participation and a custom field', async () => {
     const type = relatedId(served[0]!, 'course_type')!;
+    const clientId = served.map((c) => relatedId(c, 'client')).find(Boolean)!;
     const created = await dispatcher.call('course.create', {
       attributes: { title: 'Zyx Büro-Kurs', max_participants: 12 },
       relationships: {
         course_type: { data: { type: 'course_type', id: type } },
         dates: { data: [{ type: 'course_date', id: 'new-1' }] },
         location: { data: { type: 'address', id: 'new-2' } },
+        client: { data: { type: 'client', id: clientId } },
       },
       included: [
         {
@@ -218,6 +220,14 @@ describe('a course created here, not yet sent', () => {
     expect(course.location).toMatchObject({ description: 'Gemeindehaus', city: 'Zyxstadt' });
     const byType = await queries.query('courses.list', { courseTypeId: type, limit: 1000 });
     expect(byType.items.map((c) => c.id)).toContain(courseId);
+    const client = (await queries.query('clients.get', { id: clientId }))!;
+    expect(client.courses.find((c) => c.id === courseId)).toMatchObject({
+      title: 'Zyx Büro-Kurs',
+      localState: 'created',
+      dates: 1,
+      city: 'Zyxstadt',
+      address: 'Gemeindehaus, Kirchweg 1, Zyxstadt',
+    });
 
     const participation = await dispatcher.call('participation.create', {
       courseId,

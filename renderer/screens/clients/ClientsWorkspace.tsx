@@ -9,10 +9,11 @@ import { useTranslation } from 'react-i18next';
 import type { QueryResults } from '../../contract';
 import { useQuery } from '../../data';
 import { errorText } from '../../errors';
-import { formatNumber } from '../../format';
+import { absoluteTime, formatNumber } from '../../format';
 import { dialogOpen, isTyping } from '../../keyboard';
 import { useFill } from '../../layout';
 import { useRovingRows } from '../../list-keys';
+import { useAsOfWords, useRefresh, type Refresh } from '../../refresh';
 import { useSync } from '../../stores';
 import { ClientCourses } from '../courses/ClientDialog';
 import { useClientsUi } from './state';
@@ -316,6 +317,13 @@ function ClientDetail(props: {
   const language = i18n.language;
   const client = useQuery('clients.get', { id: props.clientId });
   const participants = useQuery('clients.participants', { clientId: props.clientId });
+  // Opened online: the client's participants now (the sync reads them in turns).
+  const { reload: reloadClient } = client;
+  const { reload: reloadParticipants } = participants;
+  const refresh = useRefresh('client', props.clientId, () => {
+    reloadClient();
+    reloadParticipants();
+  });
   const data = client.data;
   const { headingRef, wantFocus, onFocused } = props;
   useEffect(() => {
@@ -406,6 +414,7 @@ function ClientDetail(props: {
           >
             {data.name?.trim() || t('clients.unnamed')}
           </h2>
+          <AsOf confirmedAt={data.confirmedAt} refresh={refresh} />
           <section aria-labelledby="client-data-title" className="client-section">
             <h3 id="client-data-title">{t('clients.data')}</h3>
             {facts.length === 0 ? (
@@ -484,5 +493,32 @@ function ClientDetail(props: {
         </>
       )}
     </article>
+  );
+}
+
+/** "Stand: vor 2 Minuten", "Wird aktualisiert …", "Offline – Stand …". */
+function AsOf({ confirmedAt, refresh }: { confirmedAt: string | null; refresh: Refresh }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const at = refresh.phase === 'done' && refresh.confirmedAt ? refresh.confirmedAt : confirmedAt;
+  const { words, offline } = useAsOfWords(at, refresh);
+  return (
+    <p className="client-as-of muted">
+      <span
+        className={offline ? 'as-of-text offline' : 'as-of-text'}
+        data-testid="client-as-of"
+        data-refresh={refresh.phase}
+        title={at ? absoluteTime(at, language) : undefined}
+        aria-live="polite"
+      >
+        {words}
+      </span>
+      {refresh.phase === 'failed' ? (
+        <span className="as-of-error">
+          {' '}
+          {t('courses.asOf.failed', { reason: errorText(refresh.error, language) })}
+        </span>
+      ) : null}
+    </p>
   );
 }

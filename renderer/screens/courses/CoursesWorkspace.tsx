@@ -12,7 +12,7 @@ import { errorText } from '../../errors';
 import { dialogOpen, isTyping } from '../../keyboard';
 import { formatDate, serviceDay } from '../../format';
 import { useFill } from '../../layout';
-import { useApp, useSync, useTablesVersion } from '../../stores';
+import { useApp, useSettings, useSync, useTablesVersion } from '../../stores';
 import { CourseDetail } from './CourseDetail';
 import { CourseList, type CourseListHandle } from './CourseList';
 import { OfficeCourses } from './OfficeCourses';
@@ -26,7 +26,10 @@ const DAYS_BACK = 14;
 const DEFAULT_MONTHS_AHEAD = 3;
 
 export function CoursesWorkspace() {
-  const office = useSync((store) => store.status?.profile === 'office');
+  // The replica's profile; before sync.status is read, the settings' (what the next sync uses).
+  const replicaProfile = useSync((store) => store.status?.profile);
+  const chosen = useSettings((store) => store.settings?.profile);
+  const office = (replicaProfile ?? chosen) === 'office';
   return office ? <OfficeCourses /> : <TrainerCourses />;
 }
 

@@ -349,9 +349,11 @@ export function NewCourseDialog(props: { open: boolean; onClose(createdId: strin
           </button>
         </fieldset>
         <fieldset className="new-course-location">
-          <legend>{t('courses.create.location')}</legend>
-          <p className="hint">{t('courses.create.locationHint')}</p>
-          <div className="form-grid two">
+          <legend>
+            {t('courses.create.location')}{' '}
+            <span className="hint">{t('courses.create.locationHint')}</span>
+          </legend>
+          <div className="form-grid">
             <InputField
               label={t('courses.create.description')}
               value={draft.description}

@@ -12,7 +12,7 @@ import { useQuery, useWindowedQuery } from '../../data';
 import { datePattern, ISO_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
 import { formatDate, formatNumber, serviceDay } from '../../format';
-import { dialogOpen, focusWhenShown, isTyping } from '../../keyboard';
+import { dialogOpen, isTyping } from '../../keyboard';
 import { useFill } from '../../layout';
 import { useRovingRows } from '../../list-keys';
 import { useSync } from '../../stores';
@@ -344,7 +344,8 @@ export function OfficeCourses() {
           setCreating(false);
           if (!createdId) return;
           setOpen({ courseId: createdId, dateId: null });
-          focusWhenShown('#course-detail-title');
+          // Its heading once it is shown (after the dialog gave the focus back where it was).
+          setFocusDetail(true);
         }}
       />
     </section>
