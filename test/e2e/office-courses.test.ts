@@ -437,6 +437,10 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
       .poll(() => shown.getByTestId('client-participant').count())
       .toBe(participants.length);
     expect(await shown.getByTestId('client-as-of').textContent()).toMatch(/Stand: jetzt/);
+    // The list counts them too.
+    await expect
+      .poll(() => page.getByTestId('client-row').first().textContent())
+      .toContain(`${participants.length} Teilnehmende`);
     await shot(page, 'office-clients-1366x860-de', false);
     await axe('clients, de');
 

@@ -204,6 +204,7 @@ function ClientsView({ onOpenCourse }: { onOpenCourse(courseId: string): void })
             onFocused={focused}
             onBack={wide ? null : back}
             onOpenCourse={onOpenCourse}
+            onRefreshed={clients.reload}
           />
         </div>
       ) : wide ? (
@@ -312,6 +313,8 @@ function ClientDetail(props: {
   onFocused(): void;
   onBack: (() => void) | null;
   onOpenCourse(courseId: string): void;
+  /** The refresh on opening came back (the list's count of participants reads again). */
+  onRefreshed(): void;
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -320,9 +323,11 @@ function ClientDetail(props: {
   // Opened online: the client's participants now (the sync reads them in turns).
   const { reload: reloadClient } = client;
   const { reload: reloadParticipants } = participants;
+  const { onRefreshed } = props;
   const refresh = useRefresh('client', props.clientId, () => {
     reloadClient();
     reloadParticipants();
+    onRefreshed();
   });
   const data = client.data;
   const { headingRef, wantFocus, onFocused } = props;
