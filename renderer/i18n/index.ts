@@ -2,6 +2,8 @@
 // a workspace's own strings in <workspace>.de.json / .en.json beside them (under its key).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import clientsDe from './clients.de.json';
+import clientsEn from './clients.en.json';
 import coursesDe from './courses.de.json';
 import coursesEn from './courses.en.json';
 import de from './de.json';
@@ -17,6 +19,7 @@ import syncCentreEn from './syncCentre.en.json';
 
 const german = {
   ...de,
+  clients: clientsDe,
   courses: coursesDe,
   hours: hoursDe,
   notifications: notificationsDe,
@@ -25,6 +28,7 @@ const german = {
 };
 const english = {
   ...en,
+  clients: clientsEn,
   courses: coursesEn,
   hours: hoursEn,
   notifications: notificationsEn,

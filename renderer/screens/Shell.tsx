@@ -10,6 +10,7 @@ import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { useQuery } from '../data';
 import { dialogOpen, focusWhenShown } from '../keyboard';
+import { ClientsWorkspace } from './clients/ClientsWorkspace';
 import { ClientDialog } from './courses/ClientDialog';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { useCoursesUi } from './courses/state';
@@ -176,6 +177,8 @@ export function Shell({ state }: { state: AppState }) {
           <SyncCentre />
         ) : workspace === 'settings' ? (
           <Settings state={state} />
+        ) : workspace === 'clients' ? (
+          <ClientsWorkspace onOpenCourse={openCourse} />
         ) : (
           <PersonnelWorkspace />
         )}
