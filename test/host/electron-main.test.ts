@@ -490,6 +490,8 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
     expect(kinds.indexOf('window.hide')).toBeGreaterThan(kinds.indexOf('app.quit'));
     expect(kinds.at(-1)).toBe('app.exit');
     expect(journal().at(-1)).toEqual({ kind: 'app.exit', code: 0 });
+    // Nothing failed on the way: the start, the session's close.
+    expect(output).not.toMatch(/could not start|Vorort: closing:/);
     // The last connection closed checkpoints and removes SQLite's log: the files are whole.
     for (const file of ['replica.sqlite', join('demo', 'sandbox.sqlite')]) {
       expect(existsSync(join(userData, file)), file).toBe(true);
