@@ -9,7 +9,7 @@
 // thread, the first sync in the sync's worker) and quitting closing the replica before the exit.
 // The renderer is a small stand-in page (vite's build takes too long for a test); better-sqlite3's
 // Node build sits where the host looks for its Electron build (an app folder of this run).
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -41,12 +41,7 @@ const STYLE = `body { margin: 0; }`;
 const SECRET = 'a file beside the renderer the page must never read';
 
 let run: string;
-let userData: string;
 let appPath: string;
-let journalFile: string;
-let child: ChildProcess;
-let output = '';
-let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 interface Answer {
   id: number;
@@ -54,23 +49,118 @@ interface Answer {
   value?: unknown;
   error?: string;
 }
-let nextId = 0;
-const waiting = new Map<number, (answer: Answer) => void>();
+type JournalEntry = { kind: string } & Record<string, unknown>;
 
-/** One command to the stand-in in the child; its value, or a failure with the child's output. */
-async function send<T>(command: Command, ms = 30_000): Promise<T> {
-  const id = (nextId += 1);
-  const answer = await new Promise<Answer>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${command.op}: no answer\n${output}`)), ms);
-    waiting.set(id, (message) => {
-      clearTimeout(timer);
-      done(message);
-    });
-    child.send({ id, command });
-  });
-  if (!answer.ok) throw new Error(`${command.op}: ${answer.error}\n${output}`);
-  return answer.value as T;
+/** One run of main.mjs in a child process, driven through the stand-in. */
+interface Host {
+  userData: string;
+  /** What the host wrote on stdout and stderr so far. */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** One command to the stand-in; its value, or a failure with the host's output. */
+  send<T>(command: Command, ms?: number): Promise<T>;
+  kill(signal: NodeJS.Signals): void;
+  /** The stand-in's journal: what it recorded up to the exit. */
+  journal(): JournalEntry[];
 }
+const hosts: Host[] = [];
+
+function startHost(
+  name: string,
+  options: { appPath?: string; env?: Record<string, string> } = {},
+): Host {
+  const userData = join(run, name);
+  const journalFile = join(run, `${name}.jsonl`);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith('VORORT_')) env[key] = value;
+  const child = fork(
+    join(run, 'stand-in', 'electron-stand-in-register.mjs'),
+    [join(run, 'electron', 'main.mjs'), '--user-data', userData],
+    {
+      cwd: run,
+      execArgv: [],
+      env: {
+        ...env,
+        VORORT_STAND_IN_APP_PATH: options.appPath ?? appPath,
+        VORORT_STAND_IN_JOURNAL: journalFile,
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  const waiting = new Map<number, (answer: Answer) => void>();
+  let nextId = 0;
+  child.on('message', (message: Answer) => waiting.get(message.id)?.(message));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  void exited.then(({ code }) => {
+    for (const [id, done] of waiting)
+      done({ id, ok: false, error: `the host exited (${code}) before it answered` });
+  });
+  const host: Host = {
+    userData,
+    output: () => output,
+    exited,
+    async send<T>(command: Command, ms = 30_000): Promise<T> {
+      const id = (nextId += 1);
+      const answer = await new Promise<Answer>((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`${command.op}: no answer\n${output}`)), ms);
+        waiting.set(id, (message) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          done(message);
+        });
+        child.send({ id, command });
+      });
+      if (!answer.ok) throw new Error(`${command.op}: ${answer.error}\n${output}`);
+      return answer.value as T;
+    },
+    kill: (signal) => child.kill(signal),
+    journal: () =>
+      existsSync(journalFile)
+        ? readFileSync(journalFile, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as JournalEntry)
+        : [],
+  };
+  hosts.push(host);
+  return host;
+}
+
+/** The exit within `ms`, or null. */
+const exitOf = (host: Host, ms = 30_000) =>
+  Promise.race([host.exited, new Promise<null>((done) => setTimeout(() => done(null), ms))]);
+
+const stateOf = (host: Host) => host.send<StandInState>({ op: 'state' });
+
+async function until<T>(check: () => Promise<T | undefined>, what: string, ms: number) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Started, its window showing the page. */
+async function started(host: Host): Promise<void> {
+  await until(
+    async () => ((await stateOf(host)).windows[0]?.loads.length ? true : undefined),
+    `the window to load its page\n${host.output()}`,
+    45_000,
+  );
+}
+
+// The host the main tests share, started once.
+let host: Host;
+const send = <T>(command: Command, ms?: number) => host.send<T>(command, ms);
 
 interface Fetched {
   status: number;
@@ -81,6 +171,7 @@ const get = (url: string, method = 'GET') => send<Fetched>({ op: 'fetch', url, m
 
 type Outcome =
   { id?: number; ok: true; value: unknown } | { id?: number; ok: false; error: { code: string } };
+let nextCall = 0;
 const invoke = (
   call: string,
   args: unknown,
@@ -88,7 +179,7 @@ const invoke = (
 ) =>
   send<Outcome>({
     op: 'invoke',
-    message: { id: nextId, call, args },
+    message: { id: (nextCall += 1), call, args },
     sender: from.sender ?? 'window',
     frame: from.frame === undefined ? PAGE : from.frame,
   });
@@ -127,25 +218,7 @@ interface StandInState {
   errorBoxes: string[];
   unexpected: string[];
 }
-const state = () => send<StandInState>({ op: 'state' });
-
-const journal = () =>
-  existsSync(journalFile)
-    ? readFileSync(journalFile, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { kind: string } & Record<string, unknown>)
-    : [];
-
-async function until<T>(check: () => Promise<T | undefined>, what: string, ms: number) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const state = () => stateOf(host);
 
 /** The app's folder as the stand-in's app.getAppPath() answers it: Node's build at Electron's place. */
 function appFolder(dir: string): void {
@@ -197,45 +270,14 @@ beforeAll(async () => {
   writeFileSync(join(run, 'secret.txt'), SECRET);
   appPath = join(run, 'app');
   appFolder(appPath);
-  userData = join(run, 'user-data');
-  journalFile = join(run, 'journal.jsonl');
-
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (!key.startsWith('VORORT_')) env[key] = value;
-  child = fork(
-    join(run, 'stand-in', 'electron-stand-in-register.mjs'),
-    [join(run, 'electron', 'main.mjs'), '--user-data', userData],
-    {
-      cwd: run,
-      execArgv: [],
-      env: {
-        ...env,
-        VORORT_STAND_IN_APP_PATH: appPath,
-        VORORT_STAND_IN_JOURNAL: journalFile,
-      },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    },
-  );
-  child.stdout?.on('data', (chunk) => (output += String(chunk)));
-  child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  child.on('message', (message: Answer) => waiting.get(message.id)?.(message));
-  exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  void exited.then(({ code }) => {
-    for (const [id, done] of waiting)
-      done({ id, ok: false, error: `the host exited (${code}) before it answered` });
-  });
-  await until(
-    async () => ((await state()).windows[0]?.loads.length ? true : undefined),
-    'the window to load its page',
-    45_000,
-  );
+  host = startHost('user-data');
+  await started(host);
 }, 120_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGKILL');
-    await exited;
+  for (const one of hosts) {
+    one.kill('SIGKILL');
+    await one.exited;
   }
   if (run) rmSync(run, { recursive: true, force: true });
 });
@@ -253,7 +295,10 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
         privileges: expect.objectContaining({ standard: true, secure: true }) as unknown,
       },
     ]);
-    expect(now.paths).toEqual({ userData, sessionData: join(userData, 'electron') });
+    expect(now.paths).toEqual({
+      userData: host.userData,
+      sessionData: join(host.userData, 'electron'),
+    });
     expect(now.protocolHandlers).toEqual(['app']);
     expect(now.ipcHandlers).toEqual(['vorort:call']);
     expect(now.appEvents).toEqual(
@@ -430,7 +475,7 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
       },
       90_000,
     );
-    expect(signedIn, JSON.stringify(signedIn) + output).toMatchObject({
+    expect(signedIn, JSON.stringify(signedIn) + host.output()).toMatchObject({
       id: 8,
       ok: true,
       value: { phase: 'signed-in', demoRole: 'office', demoService: 'online' },
@@ -454,17 +499,17 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
     expect(synced.problem).toBeNull();
 
     // Linux without a key store (basic_text): the login stored, only obfuscated, and said so.
-    const secrets = join(userData, 'secrets.safe');
+    const secrets = join(host.userData, 'secrets.safe');
     expect(statSync(secrets).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(secrets, 'utf8'))).toMatchObject({
       format: 'vorort-safestorage-1',
     });
     if (process.platform === 'linux') {
-      expect(journal()).toContainEqual({
+      expect(host.journal()).toContainEqual({
         kind: 'safeStorage.setUsePlainTextEncryption',
         value: true,
       });
-      expect(output).toContain('the login is stored only obfuscated');
+      expect(host.output()).toContain('the login is stored only obfuscated');
     }
     // The page heard the session's events.
     const sent = (await state()).windows[0]!.webContents.sent;
@@ -473,30 +518,71 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
       expect.arrayContaining(['app.state', 'sync.state']),
     );
     // The replica is open: SQLite's write-ahead log beside it.
-    expect(existsSync(join(userData, 'replica.sqlite-wal'))).toBe(true);
+    expect(existsSync(join(host.userData, 'replica.sqlite-wal'))).toBe(true);
   }, 150_000);
 
   it('quits: the window hidden, the demo and the replica closed, then the exit with 0', async () => {
     expect(await send({ op: 'quit' })).toBe(true);
-    const end = await Promise.race([
-      exited,
-      new Promise<null>((done) => setTimeout(() => done(null), 30_000)),
-    ]);
-    expect(end, output).toEqual({ code: 0, signal: null });
-    const kinds = journal().map((entry) => entry.kind);
+    expect(await exitOf(host), host.output()).toEqual({ code: 0, signal: null });
+    const kinds = host.journal().map((entry) => entry.kind);
     expect(kinds).not.toContain('unexpected');
     expect(kinds).not.toContain('dialog.showErrorBox');
     expect(kinds.indexOf('app.quit')).toBeGreaterThanOrEqual(0);
     expect(kinds.indexOf('window.hide')).toBeGreaterThan(kinds.indexOf('app.quit'));
     expect(kinds.at(-1)).toBe('app.exit');
-    expect(journal().at(-1)).toEqual({ kind: 'app.exit', code: 0 });
+    expect(host.journal().at(-1)).toEqual({ kind: 'app.exit', code: 0 });
     // Nothing failed on the way: the start, the session's close.
-    expect(output).not.toMatch(/could not start|Vorort: closing:/);
+    expect(host.output()).not.toMatch(/could not start|Vorort: closing:/);
     // The last connection closed checkpoints and removes SQLite's log: the files are whole.
     for (const file of ['replica.sqlite', join('demo', 'sandbox.sqlite')]) {
-      expect(existsSync(join(userData, file)), file).toBe(true);
-      expect(existsSync(join(userData, `${file}-wal`)), `${file}-wal`).toBe(false);
-      expect(existsSync(join(userData, `${file}-shm`)), `${file}-shm`).toBe(false);
+      expect(existsSync(join(host.userData, file)), file).toBe(true);
+      expect(existsSync(join(host.userData, `${file}-wal`)), `${file}-wal`).toBe(false);
+      expect(existsSync(join(host.userData, `${file}-shm`)), `${file}-shm`).toBe(false);
     }
   }, 60_000);
+});
+
+describe('the host’s other ways in and out', () => {
+  it('without better-sqlite3’s Electron build: says what to run in its error box and exits 1', async () => {
+    const bare = join(run, 'app-unbuilt');
+    appFolder(bare);
+    rmSync(join(bare, 'node_modules', '.cache'), { recursive: true });
+    const unbuilt = startHost('unbuilt', { appPath: bare });
+    expect(await exitOf(unbuilt), unbuilt.output()).toEqual({ code: 1, signal: null });
+    const box = unbuilt.journal().find((entry) => entry.kind === 'dialog.showErrorBox');
+    expect(box?.content).toContain('Vorort konnte nicht starten.');
+    expect(box?.content).toContain(
+      `Run in ${bare}: npm run build:native-electron, then npm start.`,
+    );
+    expect(unbuilt.journal().at(-1)).toEqual({ kind: 'app.exit', code: 1 });
+    expect(existsSync(join(unbuilt.userData, 'replica.sqlite'))).toBe(false);
+  });
+
+  it('a second instance leaves at once, before it opens anything', async () => {
+    const second = startHost('second', { env: { VORORT_STAND_IN_LOCK: 'held' } });
+    expect(await exitOf(second), second.output()).toEqual({ code: 0, signal: null });
+    expect(second.journal()).toEqual([{ kind: 'app.exit', code: 0 }]);
+    expect(existsSync(join(second.userData, 'replica.sqlite'))).toBe(false);
+  });
+
+  it('SIGTERM and Windows’ session-end close the replica as a quit does', async () => {
+    for (const [name, end] of [
+      ['sigterm', (one: Host) => one.kill('SIGTERM')],
+      ['session-end', (one: Host) => void one.send({ op: 'session-end' })],
+    ] as const) {
+      const one = startHost(name);
+      await started(one);
+      // Its migrations wrote the replica: SQLite's log is beside it while it is open.
+      expect(existsSync(join(one.userData, 'replica.sqlite-wal')), name).toBe(true);
+      end(one);
+      expect(await exitOf(one), one.output()).toEqual({ code: 0, signal: null });
+      const kinds = one.journal().map((entry) => entry.kind);
+      // A signal quits the app (before-quit); the end of the OS session comes without one.
+      expect(kinds.includes('app.quit'), name).toBe(name === 'sigterm');
+      expect(kinds.slice(-2), name).toEqual(['window.hide', 'app.exit']);
+      expect(one.journal().at(-1)).toEqual({ kind: 'app.exit', code: 0 });
+      expect(existsSync(join(one.userData, 'replica.sqlite')), name).toBe(true);
+      expect(existsSync(join(one.userData, 'replica.sqlite-wal')), name).toBe(false);
+    }
+  }, 120_000);
 });

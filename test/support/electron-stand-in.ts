@@ -120,9 +120,10 @@ export const app = strict('app', {
     notReadyYet('app.enableSandbox');
     calls.sandbox = true;
   },
+  /** Held by another instance when the test says so (VORORT_STAND_IN_LOCK=held). */
   requestSingleInstanceLock() {
     calls.singleInstanceLock = true;
-    return true;
+    return process.env.VORORT_STAND_IN_LOCK !== 'held';
   },
   whenReady: () => whenReady,
   isReady: () => ready,
@@ -422,6 +423,8 @@ export type Command =
     }
   | { op: 'open'; url: string }
   | { op: 'permission'; permission: string }
+  /** Windows' log-off or shutdown: the window's session-end, no before-quit. */
+  | { op: 'session-end' }
   | { op: 'quit' };
 
 function mainWindow(): StandInWindow {
@@ -522,8 +525,11 @@ async function run(command: Command): Promise<unknown> {
       );
       return { granted, checked };
     }
+    case 'session-end':
+      // After the answer went (and for quit below): the exit would cut it off.
+      setTimeout(() => mainWindow().emit('session-end', preventable()), 50);
+      return true;
     case 'quit':
-      // After the answer went: the exit would cut it off.
       setTimeout(() => app.quit(), 50);
       return true;
   }
