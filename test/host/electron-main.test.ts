@@ -6,7 +6,8 @@
 // isolated with a CommonJS preload, the renderer served over app:// with its CSP and nothing
 // outside it or of another origin, navigation and new windows refused, the IPC binding answering
 // the app's own top frame only, the demo signed in through that channel (its sandbox in a worker
-// thread, the first sync in the sync's worker) and quitting closing the replica before the exit.
+// thread, the first sync in the sync's worker) and quitting closing the replica before the exit;
+// beside it, SIGTERM and Windows' session-end, a missing Electron build and a second instance.
 // The renderer is a small stand-in page (vite's build takes too long for a test); better-sqlite3's
 // Node build sits where the host looks for its Electron build (an app folder of this run).
 import { execFileSync, fork } from 'node:child_process';
