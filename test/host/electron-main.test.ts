@@ -22,6 +22,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { compileFunction } from 'node:vm';
@@ -488,6 +489,25 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
     const sandbox = await fetch(`${account.baseUrl}/kalender`);
     expect(sandbox.status).toBe(401);
     await sandbox.arrayBuffer();
+    // Under another name (DNS rebinding) it does not answer: the host asked for its Host check.
+    const address = new URL(account.baseUrl);
+    const rebound = await new Promise<number | undefined>((done, fail) =>
+      request(
+        {
+          host: address.hostname,
+          port: address.port,
+          path: `${address.pathname}/kalender`,
+          headers: { host: `evil.example:${address.port}` },
+        },
+        (response) => {
+          response.resume();
+          done(response.statusCode);
+        },
+      )
+        .on('error', fail)
+        .end(),
+    );
+    expect(rebound).toBe(421);
 
     const synced = await until(
       async () => {
