@@ -2,7 +2,15 @@
 import { serviceDay, type ParsedQueryArgs, type QueryName, type QueryResults } from '../contract';
 import type { Replica } from '../db/open';
 import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
-import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
+import {
+  hourSuggestions,
+  hoursSettings,
+  hoursSummary,
+  hoursTotals,
+  hoursYears,
+  listHours,
+  listOccasions,
+} from './hours';
 import {
   calendarIcalUrl,
   getClient,
@@ -44,6 +52,8 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'courses.get': (args) => getCourse(db, sqlite, args.id),
     'participations.list': (args) => listParticipations(db, sqlite, args),
     'hours.list': (args) => listHours(db, args, selfId()),
+    'hours.totals': (args) => hoursTotals(db, args, selfId()),
+    'hours.settings': () => hoursSettings(db),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),
     'hours.types': (args) => listHourTypes(db, args),
     'hours.years': (args) => hoursYears(db, args, selfId()),
