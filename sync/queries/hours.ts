@@ -155,8 +155,8 @@ function filterOf(
 
 /**
  * The totals of a filter: all, per person (most hours first, the first `limit`) and per type.
- * An own entry created here has no person yet: it counts as the signed-in user's. Each part is
- * one pass over a covering index (migration 9): by `von` for a period, by person otherwise.
+ * An own entry created here has no person yet: it counts as the signed-in user's. Two passes
+ * over the covering indexes of migration 9: one by person, one for all and per type.
  */
 export async function hoursTotals(
   db: Kysely<Database>,
@@ -169,32 +169,20 @@ export async function hoursTotals(
     sql<number>`coalesce(sum(h.stunden), 0)`.as('stunden'),
     sql<number>`count(*)`.as('entries'),
   ] as const;
-  // Within a period, the period's entries grouped (by an expression: not the index of people,
-  // which would walk every entry); else every entry in the order of people, with no sort.
-  const person =
-    filter.from || filter.until ? sql<string>`h.user_id || ''` : sql<string>`h.user_id`;
-  const [top, types, unassigned] = await Promise.all([
+  // Per person: every entry in the order of people (the covering index by person), summed with no
+  // sort of the entries; the people there are counted before the limit.
+  const [top, typeNames, unassigned] = await Promise.all([
     db
       .selectFrom('helferstunden as h')
       .where(where)
       .where('h.user_id', 'is not', null)
-      .select([
-        'h.user_id as userId',
-        ...sums,
-        // The people there are, counted before the limit.
-        sql<number>`count(*) OVER ()`.as('persons'),
-      ])
-      .groupBy(person)
+      .select(['h.user_id as userId', ...sums, sql<number>`count(*) OVER ()`.as('persons')])
+      .groupBy('h.user_id')
       .orderBy('stunden', 'desc')
       .orderBy('h.user_id')
       .limit(args.limit)
       .execute(),
-    db
-      .selectFrom('helferstunden as h')
-      .where(where)
-      .select(['h.typ_id as typId', ...sums])
-      .groupBy('h.typ_id')
-      .execute(),
+    db.selectFrom('helferstunden_typen').select(['id', 'bezeichnung']).orderBy('id').execute(),
     // The own entries created here, whose person the service sets when it takes them.
     db
       .selectFrom('helferstunden as h')
@@ -204,6 +192,17 @@ export async function hoursTotals(
       .select([...sums])
       .executeTakeFirstOrThrow(),
   ]);
+  // All and per type in one pass over the filter's entries, each type a sum of its own (a few
+  // types: grouping would sort every entry); an entry of a type not known here counts as none.
+  const perType = typeNames.flatMap((type, index) => [
+    sql`coalesce(sum(CASE WHEN h.typ_id = ${type.id} THEN h.stunden END), 0)`.as(`s${index}`),
+    sql`count(CASE WHEN h.typ_id = ${type.id} THEN 1 END)`.as(`n${index}`),
+  ]);
+  const all = (await db
+    .selectFrom('helferstunden as h')
+    .where(where)
+    .select([...sums, ...perType])
+    .executeTakeFirstOrThrow()) as Record<string, unknown>;
   let people = top.map((r) => ({
     userId: r.userId as string | null,
     stunden: Number(r.stunden),
@@ -245,27 +244,26 @@ export async function hoursTotals(
       .execute();
     for (const user of users) names.set(user.id, user.name);
   }
-  const typeIds = types.flatMap((r) => (r.typId === null ? [] : [r.typId]));
-  const typeNames = new Map<string, string | null>();
-  if (typeIds.length > 0) {
-    const rows = await db
-      .selectFrom('helferstunden_typen')
-      .select(['id', 'bezeichnung'])
-      .where('id', 'in', typeIds)
-      .execute();
-    for (const row of rows) typeNames.set(row.id, row.bezeichnung);
-  }
-  const byTyp = types
-    .map((r) => ({
-      typId: r.typId,
-      typ: r.typId === null ? null : (typeNames.get(r.typId) ?? null),
-      stunden: Number(r.stunden),
-      entries: Number(r.entries),
-    }))
+  const known = typeNames.map((type, index) => ({
+    typId: type.id as string | null,
+    typ: type.bezeichnung,
+    stunden: Number(all[`s${index}`]),
+    entries: Number(all[`n${index}`]),
+  }));
+  const entries = Number(all.entries);
+  const stunden = Number(all.stunden);
+  const rest = {
+    typId: null,
+    typ: null,
+    stunden: stunden - known.reduce((sum, r) => sum + r.stunden, 0),
+    entries: entries - known.reduce((sum, r) => sum + r.entries, 0),
+  };
+  const byTyp = [...known, rest]
+    .filter((r) => r.entries > 0)
     .sort((a, b) => b.stunden - a.stunden || (a.typ ?? '').localeCompare(b.typ ?? ''));
   return {
-    entries: byTyp.reduce((sum, r) => sum + r.entries, 0),
-    stunden: byTyp.reduce((sum, r) => sum + r.stunden, 0),
+    entries,
+    stunden,
     persons,
     byUser: people.map((r) => ({
       ...r,
