@@ -55,15 +55,18 @@ export function OfficeHours() {
   const types = useQuery('hours.types', {});
   const settings = useQuery('hours.settings', {});
   const [personSearch, setPersonSearch] = useState('');
-  const people = useQuery('personnel.list', {
-    search: personSearch.trim() || undefined,
-    limit: 20,
-  });
+  // The pickers' choices are read once something is typed (not with every view opened).
+  const people = useQuery(
+    'personnel.list',
+    { search: personSearch.trim() || undefined, limit: 20 },
+    { enabled: personSearch.trim() !== '' },
+  );
   const [occasionSearch, setOccasionSearch] = useState('');
-  const occasions = useQuery('hours.occasions', {
-    search: occasionSearch.trim() || undefined,
-    limit: 30,
-  });
+  const occasions = useQuery(
+    'hours.occasions',
+    { search: occasionSearch.trim() || undefined, limit: 30 },
+    { enabled: occasionSearch.trim() !== '' },
+  );
 
   const [occasionsOpen, setOccasionsOpen] = useState(false);
   const [deleting, setDeleting] = useState<HoursItem | null>(null);
@@ -192,7 +195,7 @@ export function OfficeHours() {
           options={personOptions}
           selectedId={filter.userId}
           onSelect={(option) => setFilter({ userId: option.id, userText: option.label })}
-          loading={people.loading}
+          loading={people.loading && personSearch.trim() !== ''}
           placeholder={t('hoursOffice.filter.everyone')}
           data-testid="office-filter-person"
           id="office-filter-person"
@@ -207,7 +210,7 @@ export function OfficeHours() {
           options={occasionOptions}
           selectedId={filter.anlassId}
           onSelect={(option) => setFilter({ anlassId: option.id, anlassText: option.label })}
-          loading={occasions.loading}
+          loading={occasions.loading && occasionSearch.trim() !== ''}
           placeholder={t('hoursOffice.filter.anyOccasion')}
           data-testid="office-filter-occasion"
           id="office-filter-occasion"
