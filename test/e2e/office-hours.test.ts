@@ -394,7 +394,12 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
   it('a trainer’s login sees only their own hours: no “Alle” tab, and no error', async (test) => {
     if (!signedIn) test.skip();
     await page.getByRole('button', { name: 'Abmelden' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Abmelden', exact: true }).click();
+    // The office's data leaves this computer with the office: the trainer's replica is their own.
+    await page.getByLabel('Auch die Daten auf diesem Computer löschen').check();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Abmelden und Daten löschen', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'Abgemeldet' }).waitFor();
     loginHint = 'trainer1';
     await page.getByRole('button', { name: 'Erneut anmelden' }).click();
@@ -405,6 +410,9 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
     expect(await page.getByTestId('hours-tab-all').count()).toBe(0);
     expect(await page.getByTestId('office-hours').count()).toBe(0);
     expect(await page.getByTestId('office-hours-refused').count()).toBe(0);
+    // Their own entries only: not the office's entry at the occasion.
+    await expect.poll(() => page.getByTestId('hours-row').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('hours-row').filter({ hasText: 'Zyxdienst' }).count()).toBe(0);
     await shot(page, 'office-hours-trainer-1366x860-de', false);
     expect(pageErrors).toEqual([]);
   }, 180_000);
