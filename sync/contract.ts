@@ -43,6 +43,16 @@ const page = {
   offset: z.number().int().min(0).default(0),
 };
 
+/** The filter of hours.list and hours.totals. */
+const hoursFilter = {
+  userId: z.union([id, z.literal('self')]).optional(),
+  anlassId: id.optional(),
+  typId: id.optional(),
+  from: isoDate.optional(),
+  until: isoDate.optional(),
+  freigegeben: z.boolean().optional(),
+};
+
 export const PERSON_STATUSES = ['aktiv', 'eingeschraenkt', 'extern', 'gesperrt'] as const;
 
 export const queries = {
@@ -109,14 +119,29 @@ export const queries = {
   /** The people who train a course of the replica, by name (the office's trainer filter). */
   'courses.trainers': z.object({}),
   'participations.list': z.object({ courseId: id, includeCancelled: z.boolean().default(true) }),
+  /**
+   * Hour entries (not deleted here), newest `von` first: one person's ('self': the signed-in
+   * user's, those created here too) or everyone's in the replica, by occasion, type, period
+   * (`von`'s day) and approval.
+   */
   'hours.list': z.object({
-    userId: z.union([id, z.literal('self')]).optional(),
-    from: isoDate.optional(),
-    until: isoDate.optional(),
-    freigegeben: z.boolean().optional(),
+    ...hoursFilter,
     sort: z.enum(['von', 'stunden']).default('von'),
     ...page,
   }),
+  /**
+   * The totals of what hours.list shows with the same filter: all, per person (most hours first,
+   * `limit` of them; `persons` says how many there are) and per type.
+   */
+  'hours.totals': z.object({
+    ...hoursFilter,
+    limit: z.number().int().min(1).max(500).default(50),
+  }),
+  /**
+   * The own volunteer-hour settings (/helferstunden/einstellungen/selbst) as last read, with the
+   * types that take new entries; null: never read here.
+   */
+  'hours.settings': z.object({}),
   'hours.summary': z.object({
     userId: z.union([id, z.literal('self')]).optional(),
     year: z.number().int().min(1900).max(2200).optional(),
@@ -350,6 +375,31 @@ export interface HoursSummary {
   byTyp: { typ: string | null; stunden: number; entries: number }[];
 }
 
+/** The totals of a filter of hours (hours.totals). */
+export interface HoursTotals {
+  entries: number;
+  stunden: number;
+  /** The people with entries in the filter (byUser lists the first `limit`). */
+  persons: number;
+  byUser: { userId: string | null; userName: string | null; stunden: number; entries: number }[];
+  byTyp: { typId: string | null; typ: string | null; stunden: number; entries: number }[];
+}
+
+/** The own volunteer-hour settings (hours.settings). */
+export interface HoursSettings {
+  /** May one enter one's own hours. */
+  eigeneStundenErfassen: boolean | null;
+  /** Do one's own entries need an approval. */
+  freigabeErforderlich: boolean | null;
+  /** The type a new entry takes unless another is chosen. */
+  standardTypId: string | null;
+  anfahrtErfassen: boolean | null;
+  /** What the free number field means ("Patientenkontakte"). */
+  zahlenfeldBezeichnung: string | null;
+  /** The types that take new entries (the active ones), by name. */
+  activeTypes: { id: string; bezeichnung: string | null }[];
+}
+
 export interface QueryResults {
   'personnel.list': Paged<PersonListItem> & {
     /** People per status (`''`: none) with the search, group and qualification applied. */
@@ -377,6 +427,8 @@ export interface QueryResults {
   'courses.trainers': { id: string; name: string | null; courses: number }[];
   'participations.list': ParticipationItem[];
   'hours.list': Paged<HoursItem> & { totalStunden: number };
+  'hours.totals': HoursTotals;
+  'hours.settings': HoursSettings | null;
   'hours.summary': HoursSummary;
   'hours.types': { id: string; bezeichnung: string | null; aktiv: boolean }[];
   'hours.years': { year: number; stunden: number; entries: number }[];

@@ -10,6 +10,8 @@ import de from './de.json';
 import en from './en.json';
 import hoursDe from './hours.de.json';
 import hoursEn from './hours.en.json';
+import hoursOfficeDe from './hoursOffice.de.json';
+import hoursOfficeEn from './hoursOffice.en.json';
 import notificationsDe from './notifications.de.json';
 import notificationsEn from './notifications.en.json';
 import personnelDe from './personnel.de.json';
@@ -22,6 +24,7 @@ const german = {
   clients: clientsDe,
   courses: coursesDe,
   hours: hoursDe,
+  hoursOffice: hoursOfficeDe,
   notifications: notificationsDe,
   personnel: personnelDe,
   syncCentre: syncCentreDe,
@@ -31,6 +34,7 @@ const english = {
   clients: clientsEn,
   courses: coursesEn,
   hours: hoursEn,
+  hoursOffice: hoursOfficeEn,
   notifications: notificationsEn,
   personnel: personnelEn,
   syncCentre: syncCentreEn,

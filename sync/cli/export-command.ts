@@ -27,6 +27,8 @@ interface ExportCommandOptions {
   until?: string;
   trainer?: string;
   user?: string;
+  anlass?: string;
+  typ?: string;
   approved?: string;
   includeCancelled?: boolean;
   /** commander's --no-unread: false when given. */
@@ -58,6 +60,8 @@ export function registerExportCommand(program: Command): void {
     .option('--until <date>', 'last day, YYYY-MM-DD (included)')
     .option('--trainer <id>', 'courses this person trains; "self" for the signed-in user')
     .option('--user <id>', 'volunteer hours of this person; "self" for the signed-in user')
+    .option('--anlass <id>', 'volunteer hours of this occasion')
+    .option('--typ <id>', 'volunteer hours of this type')
     .option('--approved <yes|no>', 'volunteer hours approved (yes) or not yet (no)')
     .option('--include-cancelled', 'participants CSV: cancelled participations too')
     .option('--no-unread', 'due: leave out the people whose checks were never read')
@@ -110,6 +114,8 @@ function requestOf(options: ExportCommandOptions): ExportRequestInput {
   if (options.until !== undefined) request.until = options.until;
   if (options.trainer !== undefined) request.trainerId = options.trainer;
   if (options.user !== undefined) request.userId = options.user;
+  if (options.anlass !== undefined) request.anlassId = options.anlass;
+  if (options.typ !== undefined) request.typId = options.typ;
   if (approved !== undefined) request.approved = approved;
   if (options.includeCancelled) request.includeCancelled = true;
   if (!options.unread) request.includeUnread = false;

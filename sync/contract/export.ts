@@ -59,6 +59,10 @@ export const exportRequestSchema = z
     trainerId: z.union([id, z.literal('self')]).optional(),
     /** Hour entries of this person ('self': the signed-in user); absent: every entry in the replica. */
     userId: z.union([id, z.literal('self')]).optional(),
+    /** Hour entries of this occasion (Anlass) only. */
+    anlassId: id.optional(),
+    /** Hour entries of this type only. */
+    typId: id.optional(),
     /** Hour entries approved (true) or not yet (false); absent: both. */
     approved: z.boolean().optional(),
     /** Participants: cancelled ones too (CSV only; the attendance list never has them). */

@@ -38,6 +38,8 @@ export const reads = {
     'replica_meta',
     'users',
   ],
+  'hours.totals': ['helferstunden', 'helferstunden_typen', 'replica_meta', 'users'],
+  'hours.settings': ['helferstunden_typen', 'singletons'],
   'hours.summary': ['helferstunden', 'helferstunden_typen', 'replica_meta'],
   'hours.types': ['helferstunden_typen'],
   'hours.years': ['helferstunden', 'replica_meta'],

@@ -14,6 +14,7 @@ import m005 from './migrations/005-export-and-feed';
 import m006 from './migrations/006-sync-log';
 import m007 from './migrations/007-personnel-search';
 import m008 from './migrations/008-due-dates';
+import m009 from './migrations/009-hours-totals';
 
 export const MIGRATIONS: readonly string[] = [
   m001, // the replica of every collection the service returns
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly string[] = [
   m006, // the sync's own log apart from replica_meta (issue 20)
   m007, // the personnel workspace's search (trigrams) and groups (issue 22)
   m008, // the due list's trainings and checks by their day (issue 22)
+  m009, // everyone's hours summed by person and type over a period (issue 23)
 ];

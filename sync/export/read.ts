@@ -239,7 +239,12 @@ export interface HourRecord {
  */
 export function readHours(
   sqlite: Sqlite,
-  filter: DayRange & { userId?: string | undefined; approved?: boolean | undefined },
+  filter: DayRange & {
+    userId?: string | undefined;
+    anlassId?: string | undefined;
+    typId?: string | undefined;
+    approved?: boolean | undefined;
+  },
 ): HourRecord[] {
   const conditions = ["h.local_state IS NOT 'deleted'"];
   const params: (string | number)[] = [];
@@ -261,6 +266,14 @@ export function readHours(
   if (high) {
     conditions.push('h.von < ?');
     params.push(high);
+  }
+  if (filter.anlassId) {
+    conditions.push('h.anlass_id = ?');
+    params.push(filter.anlassId);
+  }
+  if (filter.typId) {
+    conditions.push('h.typ_id = ?');
+    params.push(filter.typId);
   }
   if (filter.approved !== undefined) {
     conditions.push('h.freigegeben = ?');

@@ -89,6 +89,12 @@ export function checkCombination(request: ExportRequest): void {
       `A course (courseId) goes with courses, participants or certificates only, not with ${request.what}.`,
       'courseId',
     );
+  if ((request.anlassId || request.typId) && request.what !== 'hours')
+    throw invalid(
+      `Ein Anlass oder Typ (anlassId, typId) passt nur zu hours, nicht zu ${request.what}.`,
+      `An occasion or type (anlassId, typId) goes with hours only, not with ${request.what}.`,
+      request.anlassId ? 'anlassId' : 'typId',
+    );
   if (request.from && request.until && request.from > request.until)
     throw invalid(
       `Der Zeitraum ist leer: ${request.from} liegt nach ${request.until}.`,

@@ -22,6 +22,8 @@ export function hoursOf(replica: Replica, request: ExportRequest): HourRecord[] 
     from: request.from,
     until: request.until,
     userId: resolveSelf(replica.sqlite, request.userId),
+    anlassId: request.anlassId,
+    typId: request.typId,
     approved: request.approved,
   });
 }

@@ -190,6 +190,8 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'participations.list': { courseId: '1' },
   'hours.list': { userId: 'self', from: '2025-01-01', limit: 5 },
   'hours.summary': { year: 2026 },
+  'hours.totals': { from: '2026-01-01', typId: '1', limit: 5 },
+  'hours.settings': {},
   'hours.types': { activeOnly: true },
   'hours.years': { userId: 'self' },
   'hours.occasions': { search: 'Kurs', limit: 10 },

@@ -19,6 +19,8 @@ interface HoursFilter {
   from?: string | undefined;
   until?: string | undefined;
   freigegeben?: boolean | undefined;
+  anlassId?: string | undefined;
+  typId?: string | undefined;
   /** The entry with this id only (what a write answers). */
   only?: string;
 }
@@ -34,11 +36,24 @@ function hoursWhere(filter: HoursFilter) {
         : sql`h.user_id = ${filter.userId}`,
     );
   if (filter.only !== undefined) conditions.push(sql`h.id = ${filter.only}`);
+  if (filter.anlassId !== undefined) conditions.push(sql`h.anlass_id = ${filter.anlassId}`);
+  if (filter.typId !== undefined) conditions.push(sql`h.typ_id = ${filter.typId}`);
   if (filter.from) conditions.push(sql`h.von >= ${filter.from}`);
   if (filter.until) conditions.push(sql`h.von < ${`${filter.until}T99`}`);
   if (filter.freigegeben !== undefined)
     conditions.push(sql`h.freigegeben = ${filter.freigegeben ? 1 : 0}`);
   return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
+}
+
+/**
+ * hoursWhere for counting and summing everyone's entries: without a period or another indexed
+ * term, `von >= ''` (every entry has a start) leads SQLite to the covering index by `von`
+ * (migration 9) instead of the table, whose rows carry their JSON.
+ */
+function coveredWhere(filter: HoursFilter) {
+  const indexed =
+    filter.from || filter.until || filter.userId !== undefined || filter.anlassId !== undefined;
+  return indexed ? hoursWhere(filter) : sql<boolean>`${hoursWhere(filter)} AND h.von >= ''`;
 }
 
 /** An hours.list item's columns: the entry, its person, occasion and type (`helferstunden h`). */
@@ -87,14 +102,10 @@ export async function listHours(
   args: ParsedQueryArgs<'hours.list'>,
   selfId: string | null,
 ): Promise<QueryResults['hours.list']> {
-  const filter = {
-    ...args,
-    userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
-    selfId,
-  };
+  const filter = filterOf(args, selfId);
   const totals = await db
     .selectFrom('helferstunden as h')
-    .where(hoursWhere(filter))
+    .where(coveredWhere(filter))
     .select([
       (eb) => eb.fn.countAll<number>().as('n'),
       sql<number | null>`sum(h.stunden)`.as('stunden'),
@@ -124,6 +135,171 @@ export function hoursItemOf(
     hoursItems(db).where(hoursWhere({ only: key })),
   ).one(id);
   return row && hoursItem(row);
+}
+
+/** The filter of hours.list and hours.totals, with 'self' as the signed-in user. */
+function filterOf(
+  args: Omit<ParsedQueryArgs<'hours.totals'>, 'limit'>,
+  selfId: string | null,
+): HoursFilter {
+  return {
+    userId: args.userId === 'self' ? (selfId ?? '') : args.userId,
+    selfId,
+    anlassId: args.anlassId,
+    typId: args.typId,
+    from: args.from,
+    until: args.until,
+    freigegeben: args.freigegeben,
+  };
+}
+
+/**
+ * The totals of a filter: all, per person (most hours first, the first `limit`) and per type.
+ * An own entry created here has no person yet: it counts as the signed-in user's. Two passes
+ * over the covering indexes of migration 9: one by person, one for all and per type.
+ */
+export async function hoursTotals(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'hours.totals'>,
+  selfId: string | null,
+): Promise<QueryResults['hours.totals']> {
+  const filter = filterOf(args, selfId);
+  const where = coveredWhere(filter);
+  const sums = [
+    sql<number>`coalesce(sum(h.stunden), 0)`.as('stunden'),
+    sql<number>`count(*)`.as('entries'),
+  ] as const;
+  // Per person: every entry in the order of people (the covering index by person), summed with no
+  // sort of the entries; the people there are counted before the limit.
+  const [top, typeNames, unassigned] = await Promise.all([
+    db
+      .selectFrom('helferstunden as h')
+      .where(where)
+      .where('h.user_id', 'is not', null)
+      .select(['h.user_id as userId', ...sums, sql<number>`count(*) OVER ()`.as('persons')])
+      .groupBy('h.user_id')
+      .orderBy('stunden', 'desc')
+      .orderBy('h.user_id')
+      .limit(args.limit)
+      .execute(),
+    db.selectFrom('helferstunden_typen').select(['id', 'bezeichnung']).orderBy('id').execute(),
+    // The own entries created here, whose person the service sets when it takes them.
+    db
+      .selectFrom('helferstunden as h')
+      .where(hoursWhere(filter))
+      .where('h.user_id', 'is', null)
+      .where('h.local_state', '=', 'created')
+      .select([...sums])
+      .executeTakeFirstOrThrow(),
+  ]);
+  // All and per type in one pass over the filter's entries, each type a sum of its own (a few
+  // types: grouping would sort every entry); an entry of a type not known here counts as none.
+  const perType = typeNames.flatMap((type, index) => [
+    sql`coalesce(sum(CASE WHEN h.typ_id = ${type.id} THEN h.stunden END), 0)`.as(`s${index}`),
+    sql`count(CASE WHEN h.typ_id = ${type.id} THEN 1 END)`.as(`n${index}`),
+  ]);
+  const all = (await db
+    .selectFrom('helferstunden as h')
+    .where(where)
+    .select([...sums, ...perType])
+    .executeTakeFirstOrThrow()) as Record<string, unknown>;
+  let people = top.map((r) => ({
+    userId: r.userId as string | null,
+    stunden: Number(r.stunden),
+    entries: Number(r.entries),
+  }));
+  let persons = Number(top[0]?.persons ?? 0);
+  if (Number(unassigned.entries) > 0) {
+    const own = people.find((r) => r.userId === selfId);
+    const ownRest = own
+      ? null
+      : await db
+          .selectFrom('helferstunden as h')
+          .where(where)
+          .where('h.user_id', '=', selfId ?? '')
+          .select([...sums])
+          .executeTakeFirstOrThrow();
+    const row = own ?? {
+      userId: selfId,
+      stunden: Number(ownRest?.stunden ?? 0),
+      entries: Number(ownRest?.entries ?? 0),
+    };
+    if (!own) {
+      if (row.entries === 0) persons += 1;
+      people.push(row);
+    }
+    row.stunden += Number(unassigned.stunden);
+    row.entries += Number(unassigned.entries);
+  }
+  people = people
+    .sort((a, b) => b.stunden - a.stunden || (a.userId ?? '').localeCompare(b.userId ?? ''))
+    .slice(0, args.limit);
+  const ids = people.flatMap((r) => (r.userId === null ? [] : [r.userId]));
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const users = await db
+      .selectFrom('users')
+      .select(['id', sql<string>`nachname || ', ' || vorname`.as('name')])
+      .where('id', 'in', ids)
+      .execute();
+    for (const user of users) names.set(user.id, user.name);
+  }
+  const known = typeNames.map((type, index) => ({
+    typId: type.id as string | null,
+    typ: type.bezeichnung,
+    stunden: Number(all[`s${index}`]),
+    entries: Number(all[`n${index}`]),
+  }));
+  const entries = Number(all.entries);
+  const stunden = Number(all.stunden);
+  const rest = {
+    typId: null,
+    typ: null,
+    stunden: stunden - known.reduce((sum, r) => sum + r.stunden, 0),
+    entries: entries - known.reduce((sum, r) => sum + r.entries, 0),
+  };
+  const byTyp = [...known, rest]
+    .filter((r) => r.entries > 0)
+    .sort((a, b) => b.stunden - a.stunden || (a.typ ?? '').localeCompare(b.typ ?? ''));
+  return {
+    entries,
+    stunden,
+    persons,
+    byUser: people.map((r) => ({
+      ...r,
+      userName: r.userId === null ? null : (names.get(r.userId) ?? null),
+    })),
+    byTyp,
+  };
+}
+
+/** The own hour settings as last read, with the types that take new entries (the active ones). */
+export async function hoursSettings(db: Kysely<Database>): Promise<QueryResults['hours.settings']> {
+  const row = await db
+    .selectFrom('singletons')
+    .select(['base', 'pending'])
+    .where('key', '=', 'helferstunden_einstellungen')
+    .executeTakeFirst();
+  if (!row) return null;
+  const attributes = currentAttributes(row);
+  const types = await db
+    .selectFrom('helferstunden_typen')
+    .select(['id', 'bezeichnung'])
+    .where('aktiv', '=', 1)
+    .orderBy('bezeichnung')
+    .execute();
+  const flag = (value: unknown) => (typeof value === 'boolean' ? value : null);
+  const words = (value: unknown) =>
+    typeof value === 'string' && value.trim() ? value.trim() : null;
+  const standard = attributes.standard_typ_id;
+  return {
+    eigeneStundenErfassen: flag(attributes.eigene_stunden_erfassen),
+    freigabeErforderlich: flag(attributes.freigabe_erforderlich),
+    standardTypId: typeof standard === 'number' ? String(standard) : words(standard),
+    anfahrtErfassen: flag(attributes.anfahrt_erfassen),
+    zahlenfeldBezeichnung: words(attributes.zahlenfeld_bezeichnung),
+    activeTypes: types,
+  };
 }
 
 export async function hoursSummary(

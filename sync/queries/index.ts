@@ -14,7 +14,15 @@ import {
   listCourseTrainers,
   listParticipations,
 } from './courses';
-import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
+import {
+  hourSuggestions,
+  hoursSettings,
+  hoursSummary,
+  hoursTotals,
+  hoursYears,
+  listHours,
+  listOccasions,
+} from './hours';
 import {
   calendarIcalUrl,
   getClient,
@@ -66,6 +74,8 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'participations.list': (args) =>
       listParticipations(db, sqlite, { ...args, courseId: known(args.courseId) }),
     'hours.list': (args) => listHours(db, args, selfId()),
+    'hours.totals': (args) => hoursTotals(db, args, selfId()),
+    'hours.settings': () => hoursSettings(db),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),
     'hours.types': (args) => listHourTypes(db, args),
     'hours.years': (args) => hoursYears(db, args, selfId()),

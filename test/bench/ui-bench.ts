@@ -7,7 +7,8 @@
 // (every course of the replica): `medium` after its first sync, `empty` to a service that is not
 // there (signed in, its syncs fail, its replica stays empty). Runs alternate between the two, so
 // the machine's noise falls on both alike; medians of BENCH_UI_RUNS (default 9) runs each.
-// Then the personnel case (ui-personnel-bench.ts) on a `large` replica (10,000 people).
+// Then the personnel case (ui-personnel-bench.ts) on a `large` replica (10,000 people) and the
+// office's hours (ui-office-hours-bench.ts) on a `large` replica (100,000 hour entries).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import type { CoreEvent } from '../../sync/contract';
 import type { DemoProvider } from '../../sync/host/session';
 import { launchChromium } from '../e2e/support';
 import { spawnSandbox, type SandboxInfo } from '../support/sandbox-process';
+import { officeHoursUiCase } from './ui-office-hours-bench';
 import { personnelUiCase } from './ui-personnel-bench';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -78,6 +80,7 @@ export async function uiBench(): Promise<Record<string, unknown>> {
       keystrokeRatio,
       withinTarget: loadRatio <= 1.5 && keystrokeRatio <= 1.5,
       personnel: await personnelUiCase(browser, rendererDir, runs),
+      officeHours: await officeHoursUiCase(browser, rendererDir, runs),
     };
   } finally {
     await browser?.close();
@@ -91,6 +94,11 @@ export async function uiBench(): Promise<Record<string, unknown>> {
 export class BenchApps {
   private readonly dirs: string[] = [];
   private readonly apps: BrowserMode[] = [];
+
+  /** The user data folder of an app opened here (its replica.sqlite). */
+  userDataOf(app: BrowserMode): string {
+    return this.dirs[this.apps.indexOf(app)]!;
+  }
 
   constructor(private readonly rendererDir: string) {}
 

@@ -97,4 +97,58 @@ describe('the hours draft', () => {
       relationships: { anlass: { data: { type: 'helferstunden_anlass', id: ANLASS } } },
     });
   });
+
+  it('the office’s form names the person, may approve, and sends a new person or approval only when changed', () => {
+    const person = '0123456789abcdef0123456789abcdef';
+    const draft = {
+      ...emptyDraft('2026-07-01'),
+      start: '09:00',
+      end: '11:00',
+      stunden: '2',
+      anlassId: ANLASS,
+      typId: '2',
+    };
+    // The person must be chosen in the office's form, not in one's own.
+    expect(localProblems(draft, true)).toEqual(['user']);
+    expect(localProblems(draft)).toEqual([]);
+    const chosen = { ...draft, userId: person, userText: 'Muster, Max', freigegeben: true };
+    const created = createArgs(chosen, ANLASS, true);
+    expect(created.relationships.user).toEqual({ data: { type: 'user', id: person } });
+    expect(created.attributes.freigegeben).toBe(true);
+    expect(commands['helferstunden.create'].safeParse(created).success).toBe(true);
+    // One's own form says nothing of a person or an approval.
+    const own = createArgs(chosen, ANLASS);
+    expect(own.relationships.user).toBeUndefined();
+    expect(own.attributes.freigegeben).toBeUndefined();
+
+    const before = draftOf(
+      {
+        id: '7',
+        localState: null,
+        userId: person,
+        userName: 'Muster, Max',
+        von: '2026-07-01T09:00:00+02:00',
+        bis: '2026-07-01T11:00:00+02:00',
+        stunden: 2,
+        freigegeben: false,
+        anlass: 'Dienst',
+        anlassTyp: 'dienst',
+        typ: 'Sanitätsdienst',
+        anlassId: ANLASS,
+        typId: '2',
+        bemerkung: null,
+        anfahrtKm: null,
+      },
+      'de',
+    );
+    expect(updateArgs('7', before, before, ANLASS, true)).toBeNull();
+    const other = 'fedcba9876543210fedcba9876543210';
+    expect(
+      updateArgs('7', before, { ...before, userId: other, freigegeben: true }, ANLASS, true),
+    ).toEqual({
+      id: '7',
+      attributes: { freigegeben: true },
+      relationships: { user: { data: { type: 'user', id: other } } },
+    });
+  });
 });

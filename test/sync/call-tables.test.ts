@@ -52,6 +52,8 @@ function samples(): Record<ReadCallName, unknown> {
     'participations.list': { courseId: course },
     'hours.list': { userId: 'self' },
     'hours.summary': { userId: 'self', year: 2026 },
+    'hours.totals': { userId: 'self', from: '2026-01-01' },
+    'hours.settings': {},
     'hours.types': {},
     'hours.years': { userId: 'self' },
     'hours.occasions': { search: 'a' },

@@ -365,6 +365,8 @@ describe('office sync in lanes', () => {
     expect(hoursIndexes(replica.sqlite)).toEqual([
       'helferstunden_anlass',
       'helferstunden_local',
+      'helferstunden_person_totals',
+      'helferstunden_totals',
       'helferstunden_user_von',
       'helferstunden_von',
     ]);
@@ -432,6 +434,8 @@ describe('trainer sync in lanes', () => {
     expect(hoursIndexes(replica.sqlite)).toEqual([
       'helferstunden_anlass',
       'helferstunden_local',
+      'helferstunden_person_totals',
+      'helferstunden_totals',
       'helferstunden_user_von',
       'helferstunden_von',
     ]);

@@ -2,7 +2,9 @@
 // typed), the occasion (searched, or a new one: kind, description, day), the type, kilometres
 // and a remark. Checked with the contract's schemas before anything is queued, errors beside
 // their fields, nothing typed lost; a new occasion is created first and the entry uses its id
-// (local-… offline), once even when the entry itself is then refused.
+// (local-… offline), once even when the entry itself is then refused. The office's form
+// (`office`) names the person the entry is for (searched among everyone) and may approve it;
+// the own hour settings say which types take new entries and which one is preset.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANLASS_TYPES, type HoursItem } from '../../contract';
@@ -30,8 +32,8 @@ import {
 
 /** What the dialog opens with: a new entry (maybe a suggestion's draft) or an entry to change. */
 export type HoursDialogRequest =
-  | { mode: 'create'; draft?: Partial<HoursDraft>; suggestionDateId?: string }
-  | { mode: 'edit'; item: HoursItem };
+  | { mode: 'create'; draft?: Partial<HoursDraft>; suggestionDateId?: string; office?: boolean }
+  | { mode: 'edit'; item: HoursItem; office?: boolean };
 
 /** A stand-in occasion id, only to check the entry's arguments before a new occasion exists. */
 const PLACEHOLDER_ANLASS = 'local-00000000-0000-4000-8000-000000000000';
@@ -45,6 +47,7 @@ const FIELD_OF_PATH: Record<string, keyof HoursDraft> = {
   'attributes.bemerkung': 'bemerkung',
   'relationships.anlass': 'anlassText',
   'relationships.typ': 'typId',
+  'relationships.user': 'userText',
 };
 const FIELD_OF_ANLASS_PATH: Record<string, keyof HoursDraft> = {
   'attributes.typ': 'anlassTyp',
@@ -59,6 +62,7 @@ const FIELD_OF_PROBLEM: Record<LocalProblem, keyof HoursDraft> = {
   km: 'km',
   anlass: 'anlassText',
   typ: 'typId',
+  user: 'userText',
 };
 
 type Errors = Partial<Record<keyof HoursDraft, string>>;
@@ -132,15 +136,26 @@ function HoursForm({
   const createdAnlass = useRef<string | null>(null);
   const idBase = useId();
 
+  const office = request.office === true;
   const types = useQuery('hours.types', { activeOnly: true });
+  const settings = useQuery('hours.settings', {});
   const [search, setSearch] = useState('');
   const occasions = useQuery('hours.occasions', { search: search || undefined, limit: 30 });
+  const [personSearch, setPersonSearch] = useState('');
+  const people = useQuery(
+    'personnel.list',
+    { search: personSearch.trim() || undefined, limit: 20 },
+    { enabled: office },
+  );
 
-  // A new entry takes the first active type when none is chosen (the service needs one).
+  // A new entry takes the own settings' type when it is active, else the first active type
+  // (the service needs one).
   useEffect(() => {
     if (draft.typId || !types.data?.length) return;
-    setDraft((d) => (d.typId ? d : { ...d, typId: types.data![0]!.id }));
-  }, [types.data, draft.typId]);
+    const preset = settings.data?.standardTypId;
+    const typId = types.data.some((type) => type.id === preset) ? preset! : types.data[0]!.id;
+    setDraft((d) => (d.typId ? d : { ...d, typId }));
+  }, [types.data, settings.data, draft.typId]);
 
   const change = (patch: Partial<HoursDraft>) => {
     setDraft((current) => {
@@ -152,6 +167,9 @@ function HoursForm({
       return next;
     });
     const cleared = Object.keys(patch) as (keyof HoursDraft)[];
+    // Hours that follow the times are new too: their old error goes with them.
+    if (!hoursTyped && ('start' in patch || 'end' in patch || 'day' in patch))
+      cleared.push('stunden');
     if (cleared.some((key) => errors[key])) {
       setErrors((all) => {
         const next = { ...all };
@@ -172,6 +190,12 @@ function HoursForm({
       .join(' · '),
   }));
 
+  const personOptions: ComboboxOption[] = (people.data?.items ?? []).map((person) => ({
+    id: person.id,
+    label: `${person.nachname}, ${person.vorname}`,
+    detail: [person.mitgliednr, person.ort].filter(Boolean).join(' · '),
+  }));
+
   const computed = hoursBetween(draft);
   const typed = parseAmount(draft.stunden);
 
@@ -179,7 +203,7 @@ function HoursForm({
     setFormError(null);
     // 1. What the contract cannot see: a time not typed is no date-time at all.
     const local: Errors = {};
-    for (const problem of localProblems(draft))
+    for (const problem of localProblems(draft, office))
       local[FIELD_OF_PROBLEM[problem]] = t(`hours.dialog.problem.${problem}`, {
         day: showDay(serviceDay(), language),
       });
@@ -197,10 +221,10 @@ function HoursForm({
     let entryCheck: { errors: Errors; rest: string[] } = { errors: {}, rest: [] };
     if (Object.keys(local).length === 0) {
       if (request.mode === 'create') {
-        const args = createArgs(draft, anlassId);
+        const args = createArgs(draft, anlassId, office);
         entryCheck = placed(checkCommand('helferstunden.create', args) ?? {}, FIELD_OF_PATH);
       } else {
-        const args = updateArgs(request.item.id, before, draft, anlassId);
+        const args = updateArgs(request.item.id, before, draft, anlassId, office);
         if (args === null && !draft.newAnlass) {
           onClose();
           return;
@@ -234,10 +258,10 @@ function HoursForm({
       }
       const result =
         request.mode === 'create'
-          ? await sendCommand('helferstunden.create', createArgs(draft, useAnlass))
+          ? await sendCommand('helferstunden.create', createArgs(draft, useAnlass, office))
           : await sendCommand(
               'helferstunden.update',
-              updateArgs(request.item.id, before, draft, useAnlass) ?? {
+              updateArgs(request.item.id, before, draft, useAnlass, office) ?? {
                 id: request.item.id,
                 relationships: {
                   anlass: { data: { type: 'helferstunden_anlass', id: useAnlass } },
@@ -252,6 +276,8 @@ function HoursForm({
       }
       onSaved(
         t(request.mode === 'create' ? 'hours.saved.created' : 'hours.saved.changed', {
+          // Whose entry it is, where the office enters them for others.
+          ...(office && draft.userText ? { context: 'for', person: draft.userText } : {}),
           day: formatDate(draft.day, language),
           hours: formatHours(parseAmount(draft.stunden) ?? 0, language),
         }),
@@ -279,6 +305,26 @@ function HoursForm({
       }}
     >
       <h2 id="hours-dialog-title">{title}</h2>
+      {office ? (
+        <Combobox
+          label={t('hoursOffice.dialog.person')}
+          inputValue={draft.userText}
+          onInputChange={(text) => {
+            setPersonSearch(text);
+            change({ userText: text, userId: null });
+          }}
+          options={personOptions}
+          selectedId={draft.userId}
+          onSelect={(option) => change({ userId: option.id, userText: option.label })}
+          error={errors.userText}
+          required
+          loading={people.loading}
+          placeholder={t('hoursOffice.dialog.personSearch')}
+          data-testid="hours-person"
+          id={`${idBase}-person`}
+          className="hours-person"
+        />
+      ) : null}
       <div className="hours-form-grid">
         <DateField
           label={t('hours.dialog.day')}
@@ -405,6 +451,15 @@ function HoursForm({
           value={draft.typId}
           error={errors.typId}
           data-testid="hours-typ"
+          hint={
+            settings.data && settings.data.activeTypes.length > 0
+              ? t('hoursOffice.settings.typesHint', {
+                  types: settings.data.activeTypes
+                    .map((type) => type.bezeichnung ?? type.id)
+                    .join(', '),
+                })
+              : undefined
+          }
           onChange={(event) => change({ typId: event.target.value })}
         >
           {!draft.typId ? <option value="">{t('hours.dialog.typChoose')}</option> : null}
@@ -436,6 +491,17 @@ function HoursForm({
         data-testid="hours-bemerkung"
         onChange={(event) => change({ bemerkung: event.target.value })}
       />
+      {office ? (
+        <label className="check hours-approved-check">
+          <input
+            type="checkbox"
+            checked={draft.freigegeben}
+            data-testid="hours-freigegeben"
+            onChange={(event) => change({ freigegeben: event.target.checked })}
+          />
+          {t('hoursOffice.dialog.approved')}
+        </label>
+      ) : null}
       {formError ? (
         <p className="form-error" role="alert" data-testid="hours-form-error">
           {formError}

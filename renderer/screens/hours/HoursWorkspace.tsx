@@ -1,7 +1,8 @@
 // The volunteer hours workspace (Alt+2): one's own entries by year (the years with their totals
 // as tabs, the year's totals per type), the course days taught without hours as one-click
 // drafts, and the entries newest first in a virtualized list. N (or Ctrl+N where the browser
-// leaves it) adds an entry; in the list Up/Down move, Enter changes, Delete deletes.
+// leaves it) adds an entry; in the list Up/Down move, Enter changes, Delete deletes. For the
+// office a second tab holds everyone's hours (OfficeHours.tsx).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExportRequestInput, HoursItem, QueryResults } from '../../contract';
@@ -21,6 +22,8 @@ import {
 import { amountText } from './draft';
 import { HoursDialog } from './HoursDialog';
 import { HoursList } from './HoursList';
+import { HoursTabs, OfficeHoursRefused, useOfficeHoursAccess } from './HoursTabs';
+import { OfficeHours } from './OfficeHours';
 import { useHoursUi } from './state';
 import { dialogOpen, isTyping } from '../../keyboard';
 import './hours.css';
@@ -59,6 +62,12 @@ function useYearEntries(year: number, wanted: number) {
 }
 
 export function HoursWorkspace() {
+  const view = useHoursUi((state) => state.view);
+  const access = useOfficeHoursAccess();
+  return view === 'all' && access.offered ? <OfficeHours /> : <OwnHours />;
+}
+
+function OwnHours() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const thisYear = Number(serviceDay().slice(0, 4));
@@ -163,6 +172,7 @@ export function HoursWorkspace() {
     <section className="hours" aria-labelledby="workspace-title">
       <header className="hours-head">
         <h1 id="workspace-title">{t('hours.title')}</h1>
+        <HoursTabs />
         <div className="hours-exports" role="group" aria-label={t('hours.export.label')}>
           <ExportButton
             label={t('hours.export.csv', { year })}
@@ -190,6 +200,7 @@ export function HoursWorkspace() {
       <p className="visually-hidden" role="status" data-testid="hours-notice">
         {notice}
       </p>
+      <OfficeHoursRefused />
 
       {suggestionList.length > 0 ? (
         <section className="hours-suggestions" aria-labelledby="hours-suggestions-title">

@@ -1,6 +1,7 @@
 // An hours entry as the form holds it (day, times and hours as typed) and as the service takes
 // it: `von`/`bis` in Europe/Berlin with their offset, hours from the times unless typed, an end
-// before the start meaning the next day (a night shift), and for a change only what changed.
+// before the start meaning the next day (a night shift), and for a change only what changed. The
+// office's form (`office`) names the person the entry is for and may approve it.
 import type { CommandArgs, HoursItem } from '../../contract';
 import { serviceDay, serviceTime, toServiceDateTime } from '../../format';
 
@@ -21,6 +22,11 @@ export interface HoursDraft {
   typId: string;
   km: string;
   bemerkung: string;
+  /** The office's form: whose entry it is (null: none chosen yet) and the words in its box. */
+  userId: string | null;
+  userText: string;
+  /** The office's form: approved (freigegeben). */
+  freigegeben: boolean;
 }
 
 export function emptyDraft(today = serviceDay()): HoursDraft {
@@ -38,6 +44,9 @@ export function emptyDraft(today = serviceDay()): HoursDraft {
     typId: '',
     km: '',
     bemerkung: '',
+    userId: null,
+    userText: '',
+    freigegeben: false,
   };
 }
 
@@ -63,6 +72,9 @@ export function draftOf(item: HoursItem, language = 'de'): HoursDraft {
         ? ''
         : amountText(item.anfahrtKm, language),
     bemerkung: item.bemerkung ?? '',
+    userId: item.userId,
+    userText: item.userName ?? '',
+    freigegeben: item.freigegeben === true,
   };
 }
 
@@ -104,10 +116,12 @@ export function hoursBetween(draft: Pick<HoursDraft, 'day' | 'start' | 'end'>): 
 }
 
 /** Field problems the contract cannot see (a time that is not typed is no date-time at all). */
-export type LocalProblem = 'day' | 'start' | 'end' | 'stunden' | 'km' | 'anlass' | 'typ';
+export type LocalProblem = 'day' | 'start' | 'end' | 'stunden' | 'km' | 'anlass' | 'typ' | 'user';
 
-export function localProblems(draft: HoursDraft): LocalProblem[] {
+/** `office`: the form names the person, who must be chosen. */
+export function localProblems(draft: HoursDraft, office = false): LocalProblem[] {
   const problems: LocalProblem[] = [];
+  if (office && !draft.userId) problems.push('user');
   if (!DAY.test(draft.day)) problems.push('day');
   if (!TIME.test(draft.start)) problems.push('start');
   if (draft.end !== '' && !TIME.test(draft.end)) problems.push('end');
@@ -134,11 +148,17 @@ function attributesOf(draft: HoursDraft): Attributes {
 
 const anlassOf = (id: string) => ({ data: { type: 'helferstunden_anlass' as const, id } });
 const typOf = (id: string) => ({ data: { type: 'helferstunden_typ' as const, id } });
+const userOf = (id: string) => ({ data: { type: 'user' as const, id } });
 
-/** helferstunden.create's arguments; `anlassId` is the occasion to use (a new one's receipt id). */
+/**
+ * helferstunden.create's arguments; `anlassId` is the occasion to use (a new one's receipt id).
+ * `office`: for the person chosen (else the service makes it the signed-in user's), approved if
+ * ticked.
+ */
 export function createArgs(
   draft: HoursDraft,
   anlassId: string,
+  office = false,
 ): CommandArgs<'helferstunden.create'> {
   const attributes = attributesOf(draft);
   // A new entry without remark or kilometres says nothing about them.
@@ -146,8 +166,17 @@ export function createArgs(
   if (attributes.bemerkung === '') delete attributes.bemerkung;
   if (attributes.bis === null) delete attributes.bis;
   return {
-    attributes: { ...attributes, von: attributes.von ?? '', stunden: attributes.stunden ?? 0 },
-    relationships: { anlass: anlassOf(anlassId), typ: typOf(draft.typId) },
+    attributes: {
+      ...attributes,
+      von: attributes.von ?? '',
+      stunden: attributes.stunden ?? 0,
+      ...(office && draft.freigegeben ? { freigegeben: true } : {}),
+    },
+    relationships: {
+      anlass: anlassOf(anlassId),
+      typ: typOf(draft.typId),
+      ...(office && draft.userId ? { user: userOf(draft.userId) } : {}),
+    },
   };
 }
 
@@ -157,6 +186,7 @@ export function updateArgs(
   before: HoursDraft,
   draft: HoursDraft,
   anlassId: string,
+  office = false,
 ): CommandArgs<'helferstunden.update'> | null {
   const was = attributesOf(before);
   const now = attributesOf(draft);
@@ -165,7 +195,11 @@ export function updateArgs(
     const changed = !Object.is(was[key], now[key]) && was[key] !== now[key];
     if (changed) (attributes as Record<string, unknown>)[key] = now[key];
   }
+  if (office && draft.freigegeben !== before.freigegeben)
+    attributes.freigegeben = draft.freigegeben;
   const relationships: NonNullable<CommandArgs<'helferstunden.update'>['relationships']> = {};
+  if (office && draft.userId && draft.userId !== before.userId)
+    relationships.user = userOf(draft.userId);
   if (anlassId !== before.anlassId) relationships.anlass = anlassOf(anlassId);
   if (draft.typId !== before.typId) relationships.typ = typOf(draft.typId);
   const hasAttributes = Object.keys(attributes).length > 0;
