@@ -33,6 +33,9 @@ export type {
   FeedState,
   UpdateState,
   ReadCallName,
+  AreaName,
+  AreaStatus,
+  FormObjectType,
 } from '../sync/contract';
 export {
   CALL_READS,
@@ -43,6 +46,7 @@ export {
   FIELD_TYPES,
   PARTICIPATION_STATUSES,
   PERSON_STATUSES,
+  FORM_OBJECT_TYPES,
   ANLASS_TYPES,
   isLocalId,
   SERVICE_ZONE,

@@ -2,6 +2,8 @@
 // a workspace's own strings in <workspace>.de.json / .en.json beside them (under its key).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import calendarsDe from './calendars.de.json';
+import calendarsEn from './calendars.en.json';
 import coursesDe from './courses.de.json';
 import coursesEn from './courses.en.json';
 import de from './de.json';
@@ -12,23 +14,29 @@ import notificationsDe from './notifications.de.json';
 import notificationsEn from './notifications.en.json';
 import personnelDe from './personnel.de.json';
 import personnelEn from './personnel.en.json';
+import referenceDe from './reference.de.json';
+import referenceEn from './reference.en.json';
 import syncCentreDe from './syncCentre.de.json';
 import syncCentreEn from './syncCentre.en.json';
 
 const german = {
   ...de,
+  calendars: calendarsDe,
   courses: coursesDe,
   hours: hoursDe,
   notifications: notificationsDe,
   personnel: personnelDe,
+  reference: referenceDe,
   syncCentre: syncCentreDe,
 };
 const english = {
   ...en,
+  calendars: calendarsEn,
   courses: coursesEn,
   hours: hoursEn,
   notifications: notificationsEn,
   personnel: personnelEn,
+  reference: referenceEn,
   syncCentre: syncCentreEn,
 };
 

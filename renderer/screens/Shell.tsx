@@ -8,8 +8,10 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SearchPalette, type SearchHit } from '../components/SearchPalette';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
+import { useAreaBlocked } from '../areas';
 import { useQuery } from '../data';
 import { dialogOpen, focusWhenShown } from '../keyboard';
+import { CalendarsWorkspace } from './calendars/CalendarsWorkspace';
 import { ClientDialog } from './courses/ClientDialog';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { useCoursesUi } from './courses/state';
@@ -17,6 +19,7 @@ import { HoursWorkspace } from './hours/HoursWorkspace';
 import { NotificationsWorkspace } from './notifications/NotificationsWorkspace';
 import { useHoursUi } from './hours/state';
 import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
+import { ReferenceWorkspace } from './reference/ReferenceWorkspace';
 import { usePersonnelUi } from './personnel/state';
 import { Settings } from './Settings';
 import { SyncCentre } from './sync-centre/SyncCentre';
@@ -28,6 +31,8 @@ export const WORKSPACES = [
   'notifications',
   'syncCenter',
   'settings',
+  'calendars',
+  'reference',
 ] as const;
 export type Workspace = (typeof WORKSPACES)[number];
 
@@ -40,6 +45,8 @@ export function Shell({ state }: { state: AppState }) {
   const [client, setClient] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
   const unread = useQuery('notifications.list', { unreadOnly: true }).data?.length ?? 0;
+  // An area the login cannot use has no entry (the sync centre says why).
+  const hidden = new Set<Workspace>(useAreaBlocked('calendars') ? ['calendars'] : []);
 
   /** To a workspace; the focus to `focus` once it is shown (an opened record's heading). */
   const go = (next: Workspace, focus?: string) => {
@@ -128,27 +135,29 @@ export function Shell({ state }: { state: AppState }) {
       </header>
       <nav className="sidebar" aria-label={t('nav.label')}>
         <ul>
-          {WORKSPACES.map((name, index) => (
-            <li key={name}>
-              <button
-                type="button"
-                className="nav-item"
-                data-workspace={name}
-                aria-current={workspace === name ? 'page' : undefined}
-                aria-keyshortcuts={`Alt+${index + 1}`}
-                title={`Alt+${index + 1}`}
-                onClick={() => go(name)}
-              >
-                {t(`nav.${name}`)}
-                {name === 'notifications' && unread > 0 ? (
-                  <span className="nav-count" data-testid="nav-unread">
-                    <span aria-hidden="true">{unread}</span>
-                    <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
-                  </span>
-                ) : null}
-              </button>
-            </li>
-          ))}
+          {WORKSPACES.map((name, index) =>
+            hidden.has(name) ? null : (
+              <li key={name}>
+                <button
+                  type="button"
+                  className="nav-item"
+                  data-workspace={name}
+                  aria-current={workspace === name ? 'page' : undefined}
+                  aria-keyshortcuts={`Alt+${index + 1}`}
+                  title={`Alt+${index + 1}`}
+                  onClick={() => go(name)}
+                >
+                  {t(`nav.${name}`)}
+                  {name === 'notifications' && unread > 0 ? (
+                    <span className="nav-count" data-testid="nav-unread">
+                      <span aria-hidden="true">{unread}</span>
+                      <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
+                    </span>
+                  ) : null}
+                </button>
+              </li>
+            ),
+          )}
         </ul>
         <DemoServiceSwitch state={state} />
       </nav>
@@ -163,6 +172,10 @@ export function Shell({ state }: { state: AppState }) {
           <SyncCentre />
         ) : workspace === 'settings' ? (
           <Settings state={state} />
+        ) : workspace === 'calendars' ? (
+          <CalendarsWorkspace />
+        ) : workspace === 'reference' ? (
+          <ReferenceWorkspace />
         ) : (
           <PersonnelWorkspace />
         )}
