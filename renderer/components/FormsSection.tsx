@@ -3,6 +3,7 @@
 // the system browser; see electron/window-guard.ts). Any other action is shown as text, never as
 // a link: a form's action is the service's data, and an address of another kind could run
 // something or reach this computer.
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormObjectType, QueryResults } from '../contract';
 import { useQuery } from '../data';
@@ -71,14 +72,21 @@ export function FormsSection({
   id,
   headingLevel = 3,
   className,
+  refreshed,
 }: {
   typ: FormObjectType;
   id: string;
   headingLevel?: 2 | 3;
   className?: string;
+  /** The view's on-demand refresh is done (it names no tables): read the forms again. */
+  refreshed?: boolean;
 }) {
   const { t } = useTranslation();
   const forms = useQuery('forms.list', { typ, id });
+  const { reload } = forms;
+  useEffect(() => {
+    if (refreshed) reload();
+  }, [refreshed, reload]);
   const items = forms.data ?? [];
   if (!items.length) return null;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';

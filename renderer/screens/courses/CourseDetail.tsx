@@ -116,7 +116,12 @@ export function CourseDetail(props: {
             scrollElement={pane}
           />
           <CustomFields courseId={courseId} fields={data.customfields} />
-          <FormsSection typ="k" id={courseId} className="course-forms" />
+          <FormsSection
+            typ="k"
+            id={courseId}
+            className="course-forms"
+            refreshed={refresh.phase === 'done'}
+          />
         </>
       )}
     </article>

@@ -153,7 +153,19 @@ function Panel({ tab, data }: { tab: Exclude<ReferenceTab, 'forms'>; data: Refer
 
 /** The keys shown first, in this order, with words of their own; the rest after, by name. */
 const KNOWN_KEYS: Record<'organisation' | 'account', string[]> = {
-  organisation: ['name', 'kuerzel'],
+  organisation: [
+    'name',
+    'kuerzel',
+    'strasse',
+    'plz',
+    'ort',
+    'land',
+    'telefon',
+    'email',
+    'webseite',
+    'vereinsregister',
+    'module',
+  ],
   account: [
     'name',
     'given_name',
