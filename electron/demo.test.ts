@@ -1,14 +1,18 @@
 // The demo's provider: the sandbox on a free loopback port in a worker thread, its data in the
 // given folder (kept across restarts), its login page approving by itself (a GET following
-// redirects gets a code); close() stops it, the host ending never waits for it, and a thread that
-// fails is said in words.
+// redirects gets a code) only for the host (its per-run secret), answering only at its own
+// ports (Host; the session's switch told), with a feed secret of its own; close() stops it, the
+// host ending never waits for it, and a thread that fails is said in words.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../sandbox/server';
+import { startSwitchedDemo } from '../sync/host/demo-control';
 import { defaultDemoWorkerUrl, sandboxDemo } from './demo';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -23,6 +27,17 @@ function fakeWorker(name: string, code: string): URL {
 }
 
 const READY = `parentPort.postMessage({ type: 'ready', baseUrl: 'http://127.0.0.1:9/core/v1', authUrl: 'a', tokenUrl: 't', clientId: 'c' });`;
+
+/** A GET with the Host header given (fetch does not let it be set): the status. */
+const statusWithHost = (url: string, host: string) =>
+  new Promise<number>((done, fail) => {
+    const call = request(url, { headers: { host } }, (answer) => {
+      answer.resume();
+      done(answer.statusCode ?? 0);
+    });
+    call.on('error', fail);
+    call.end();
+  });
 
 const refused = (url: string) =>
   fetch(url).then(
@@ -50,15 +65,59 @@ describe('sandboxDemo', () => {
         code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
         code_challenge_method: 'S256',
       }).toString();
-      const answer = await fetch(url, { redirect: 'manual' });
+      // Only the host, which holds the per-run secret, signs in by just asking.
+      const answer = await fetch(url, { redirect: 'manual', headers: { ...running.loginHeaders } });
       expect(answer.status).toBe(302);
       expect(answer.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=/);
+      // Another program of this computer asking the same gets no code (nor a form to post).
+      const other = await fetch(url, { redirect: 'manual' });
+      expect(other.status).toBe(403);
+      expect(other.headers.get('location')).toBeNull();
     } finally {
       await running.close();
     }
     // Stopped: its port answers no more; closing again is harmless.
     expect(await refused(running.authUrl)).toBe(true);
     await running.close();
+  });
+
+  it('answers no other Host than its own ports (the session’s switch one of them), and keeps a feed secret of its own', async () => {
+    const data = join(dir, 'own');
+    mkdirSync(data);
+    const running = await sandboxDemo().start(data);
+    try {
+      const { host, origin } = new URL(running.authUrl);
+      const jwks = `${origin}/oauth/v1/jwks`;
+      expect(await statusWithHost(jwks, host)).toBe(200);
+      // A web page under a name of its own that resolves to 127.0.0.1 (DNS rebinding).
+      expect(await statusWithHost(jwks, `rebound.example:${new URL(origin).port}`)).toBe(421);
+      expect(await statusWithHost(running.baseUrl, 'rebound.example')).toBe(421);
+    } finally {
+      await running.close();
+    }
+    // The session reaches the interface through its switch (the demo taken offline and back), on
+    // a port of its own: answered (401 without a token), not 421, also once back online.
+    const switched = await startSwitchedDemo(sandboxDemo(), data);
+    try {
+      const organisation = `${switched.baseUrl}/organisation/selbst/stammdaten`;
+      expect(new URL(switched.baseUrl).port).not.toBe(new URL(switched.authUrl).port);
+      expect((await fetch(organisation)).status).toBe(401);
+      await switched.setOnline(false);
+      await switched.setOnline(true);
+      expect((await fetch(organisation)).status).toBe(401);
+      expect(await statusWithHost(organisation, 'rebound.example')).toBe(421);
+    } finally {
+      await switched.close();
+    }
+    // The feed's secret, kept with the demo's data, is not the one the seed gives every install.
+    const kept = await startSandbox({ data: join(data, 'sandbox.sqlite') });
+    const seeded = await startSandbox({ scale: 'small', seed: 1 });
+    try {
+      expect(new URL(kept.feedUrl).pathname).not.toBe(new URL(seeded.feedUrl).pathname);
+      expect(kept.users.map((user) => user.name)).toEqual(seeded.users.map((user) => user.name));
+    } finally {
+      await Promise.all([kept.close(), seeded.close()]);
+    }
   });
 
   it('finds its worker beside the code: the sources’ loader entry, or the bundle’s built file', () => {

@@ -2,10 +2,16 @@
 // a worker thread of this process (the host's event loop stays free: the sandbox builds its large
 // answers on its own thread), its data kept in the user data folder (demo/sandbox.sqlite), its
 // login page approving by itself, so the session signs in through the real login flow without a
-// form. close() stops the thread; the thread never keeps the host alive, and a crash of it is
-// said in words (onStopped), not left as a hang.
+// form. No other program gets in that way: the login approves only requests carrying a secret the
+// host draws per run and hands the thread (loginHeaders, sent by the host's login only), and the
+// service answers only at its own loopback address and the ports the host puts in front of it
+// (acceptHostPort), so no web page reaches it by DNS rebinding. Its private feed's secret is drawn
+// at random and kept with its data, not the seed's every install shares. close() stops the
+// thread; the thread never keeps the host alive, and a crash of it is said in words (onStopped),
+// not left as a hang.
 // Only this file and electron/browser-main.ts may start the sandbox (the lint rooms say so): the
 // worker's entry (demo-worker.ts) runs serveDemoSandbox from here.
+import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
@@ -33,6 +39,14 @@ export interface DemoWorkerInput {
   scale: 'small' | 'medium' | 'large';
   seed: number;
   data: string;
+  /** The login's per-run secret: only the host knows it (startSandbox's approvalSecret). */
+  approvalSecret: string;
+}
+
+/** What the host tells the worker besides 'close': a port that reaches the service too. */
+export interface DemoAcceptPort {
+  type: 'accept-port';
+  port: number;
 }
 
 /** What the worker tells the host. */
@@ -43,8 +57,11 @@ export type DemoWorkerMessage =
       authUrl: string;
       tokenUrl: string;
       clientId: string;
+      /** What the host's login sends to approve: the per-run secret in the sandbox's header. */
+      loginHeaders: Record<string, string>;
     }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  | { type: 'accepted'; port: number };
 
 /** The worker's entry beside this code: the bundle's built file, or the sources' (through a TS loader). */
 export function defaultDemoWorkerUrl(here: string = import.meta.url): URL {
@@ -62,6 +79,7 @@ export function sandboxDemo(options: DemoOptions = {}): DemoProvider {
         scale: options.scale ?? 'small',
         seed: options.seed ?? 1,
         data: join(dataDir, 'sandbox.sqlite'),
+        approvalSecret: randomBytes(32).toString('hex'),
       };
       const worker = new Worker(options.workerUrl ?? defaultDemoWorkerUrl(), {
         workerData: input,
@@ -81,7 +99,8 @@ export function sandboxDemo(options: DemoOptions = {}): DemoProvider {
         (resolve, reject) => {
           worker.once('message', (message: DemoWorkerMessage) => {
             if (message.type === 'ready') resolve(message);
-            else reject(new Error(`The demo's sandbox could not start: ${message.message}`));
+            else if (message.type === 'failed')
+              reject(new Error(`The demo's sandbox could not start: ${message.message}`));
           });
           void exit.then((code) =>
             reject(
@@ -96,6 +115,15 @@ export function sandboxDemo(options: DemoOptions = {}): DemoProvider {
       ).catch(async (error: unknown) => {
         await worker.terminate();
         throw error;
+      });
+
+      // acceptHostPort's answers, by port (the worker answers each in order); listened
+      // to before unref(), as a listener added later holds the host alive again.
+      const accepting = new Map<number, Array<() => void>>();
+      worker.on('message', (message: DemoWorkerMessage) => {
+        if (message.type !== 'accepted') return;
+        for (const done of accepting.get(message.port) ?? []) done();
+        accepting.delete(message.port);
       });
 
       // Running, the thread does not keep the host alive: the host quitting ends it.
@@ -117,6 +145,23 @@ export function sandboxDemo(options: DemoOptions = {}): DemoProvider {
         authUrl: ready.authUrl,
         tokenUrl: ready.tokenUrl,
         clientId: ready.clientId,
+        loginHeaders: ready.loginHeaders,
+        acceptHostPort(port) {
+          return new Promise<void>((resolve, reject) => {
+            if (closing) {
+              reject(new Error("The demo's sandbox is closing."));
+              return;
+            }
+            if (!(Number.isInteger(port) && port > 0 && port < 65536)) {
+              reject(new RangeError(`A port is a whole number from 1 to 65535, got ${port}.`));
+              return;
+            }
+            accepting.set(port, [...(accepting.get(port) ?? []), resolve]);
+            // A thread that ended meanwhile never answers.
+            void exit.then(() => reject(new Error("The demo's sandbox has stopped.")));
+            worker.postMessage({ type: 'accept-port', port } satisfies DemoAcceptPort);
+          });
+        },
         close() {
           return (closed ??= (async () => {
             closing = true;
@@ -144,12 +189,14 @@ export async function serveDemoSandbox(): Promise<void> {
   const input = workerData as DemoWorkerInput;
   const post = (message: DemoWorkerMessage) => port.postMessage(message);
   let sandbox: RunningSandbox;
+  let loginHeaders: Record<string, string>;
   try {
     // Demo data is personal-looking data too: the file (and SQLite's -wal/-shm beside it,
     // which take its mode) is the user's alone, as the replica is.
     closeSync(openSync(input.data, 'a', 0o600));
     chmodSync(input.data, 0o600);
-    const { startSandbox } = await import('../sandbox/server');
+    const { startSandbox, APPROVAL_HEADER } = await import('../sandbox/server');
+    loginHeaders = { [APPROVAL_HEADER]: input.approvalSecret };
     sandbox = await startSandbox({
       host: '127.0.0.1',
       port: 0,
@@ -157,7 +204,13 @@ export async function serveDemoSandbox(): Promise<void> {
       scale: input.scale,
       seed: input.seed,
       data: input.data,
+      // Signs in by itself, but only the host that holds the per-run secret.
       autoApprove: true,
+      approvalSecret: input.approvalSecret,
+      // No web page under a name of its own reaches it (DNS rebinding).
+      checkHost: true,
+      // The demo's feed secret is this install's own, kept with its data in the user data folder.
+      randomFeedSecrets: true,
     });
   } catch (error) {
     post({ type: 'failed', message: messageOf(error) });
@@ -165,8 +218,15 @@ export async function serveDemoSandbox(): Promise<void> {
     return;
   }
   port.on('message', (message: unknown) => {
-    if (message !== 'close') return;
-    void sandbox.close().finally(() => port.close());
+    if (message === 'close') {
+      void sandbox.close().finally(() => port.close());
+      return;
+    }
+    const accept = message as Partial<DemoAcceptPort> | null;
+    if (accept?.type === 'accept-port' && typeof accept.port === 'number') {
+      sandbox.acceptHostPort(accept.port);
+      post({ type: 'accepted', port: accept.port });
+    }
   });
   post({
     type: 'ready',
@@ -174,5 +234,6 @@ export async function serveDemoSandbox(): Promise<void> {
     authUrl: sandbox.authUrl,
     tokenUrl: sandbox.tokenUrl,
     clientId: sandbox.clientId,
+    loginHeaders,
   });
 }

@@ -7,6 +7,7 @@ export type {
   SchedulerState,
   SchedulerProblem,
   SyncStatus,
+  AreaName,
   OutboxEntry,
   ConflictEntry,
   AppState,
@@ -33,7 +34,6 @@ export type {
   FeedState,
   UpdateState,
   ReadCallName,
-  AreaName,
   AreaStatus,
   FormObjectType,
 } from '../sync/contract';

@@ -21,7 +21,7 @@ const i18n = initI18n();
 const notify: NotifyHandler = (items) => {
   if (window.vorort || typeof Notification === 'undefined') return;
   if (Notification.permission !== 'granted') return;
-  const title = i18n.t('notifications.title', { count: items.length });
+  const title = i18n.t('notifications.newTitle', { count: items.length });
   new Notification(title, { body: items.map((item) => item.titel).join('\n'), tag: 'vorort' });
 };
 

@@ -26,6 +26,7 @@ import { parseRateLimit, type RateLimitSpec } from './http/rate-limit';
 import { type LoggedRequest, RequestLog } from './http/request-log';
 
 export type { LoggedRequest } from './http/request-log';
+export { APPROVAL_HEADER } from './auth/index';
 import { parseShapes, ShapeVariation, type Shapes } from './http/shapes';
 import { AnswerVariation, type UnreadableForm } from './http/variation';
 import { createViews } from './http/views';
@@ -68,6 +69,25 @@ export interface SandboxOptions {
   withoutCourses?: boolean;
   /** The OAuth login page logs in without asking (login_hint or the first office account). */
   autoApprove?: boolean;
+  /**
+   * Answer only requests addressed to this server at a loopback address: Host 127.0.0.1:PORT or
+   * localhost:PORT, PORT its own or one given to acceptHostPort (a proxy in front of it); 421
+   * otherwise. So a web page cannot reach it under a name of its own that resolves to 127.0.0.1
+   * (DNS rebinding). The app's demo sets it; default off.
+   */
+  checkHost?: boolean;
+  /**
+   * New demo data gets random private feed secrets instead of the seed's (which every install
+   * with the same seed shares); kept with the data. The app's demo sets it; default off.
+   */
+  randomFeedSecrets?: boolean;
+  /**
+   * The login (its page and its form) answers only requests that carry this secret in the
+   * `x-sandbox-approval` header (APPROVAL_HEADER), 403 others: with autoApprove, no other program
+   * of this computer gets a token by just asking. The app's demo sets a per-run secret only its
+   * host knows; default none (anyone may log in, as tests and the development server need).
+   */
+  approvalSecret?: string;
   /**
    * OAuth clients to register besides the built-in ones: an id, a secret (confidential) or none
    * (public: PKCE S256), and the redirect URIs (see sandbox/RESOURCES.md, "OAuth clients").
@@ -137,6 +157,11 @@ export interface RunningSandbox {
   readonly requests: LoggedRequest[];
   /** Empties the request log. */
   clearRequests(): void;
+  /**
+   * With checkHost: requests addressed to this loopback port are answered too (a proxy in front
+   * of this server, such as the demo's switch that takes it offline). Without: nothing to do.
+   */
+  acceptHostPort(port: number): void;
   /** Stops listening (letting running requests finish) and closes the store; safe to call twice. */
   close(): Promise<void>;
 }
@@ -172,9 +197,19 @@ function checkOptions(options: SandboxOptions): void {
       `The admin interface changes any data without OAuth, so it listens on loopback only (127.0.0.1, ::1 or localhost), not on "${host}".`,
     );
   }
+  if (options.checkHost && host !== '127.0.0.1') {
+    throw new RangeError(
+      `checkHost answers only Host 127.0.0.1 or localhost (IPv4), so it listens on 127.0.0.1 only, not on "${host}".`,
+    );
+  }
   if (options.adminToken !== undefined && !/^[\x21-\x7e]+$/.test(options.adminToken)) {
     throw new RangeError(
       'The admin token must be printable characters without spaces (it is sent as a bearer token).',
+    );
+  }
+  if (options.approvalSecret !== undefined && !/^[\x21-\x7e]{16,}$/.test(options.approvalSecret)) {
+    throw new RangeError(
+      'The approval secret must be at least 16 printable characters without spaces (it is sent as a header).',
     );
   }
 }
@@ -190,6 +225,7 @@ function openFilledStore(options: SandboxOptions, clock: SandboxClock): Store {
         scale: options.scale ?? 'small',
         seed: options.seed ?? 1,
         anchorDate: options.anchorDate ?? 'today',
+        ...(options.randomFeedSecrets ? { feedSecret: () => randomBytes(16).toString('hex') } : {}),
       });
     }
   } catch (error) {
@@ -197,6 +233,12 @@ function openFilledStore(options: SandboxOptions, clock: SandboxClock): Store {
     throw error;
   }
   return store;
+}
+
+/** Whether a Host header names a loopback address of this server: 127.0.0.1 or localhost with one of its ports. */
+function acceptedHost(header: string | undefined, ports: ReadonlySet<number>): boolean {
+  const match = /^(?:127\.0\.0\.1|localhost):(\d{1,5})$/.exec((header ?? '').toLowerCase());
+  return match !== null && ports.has(Number(match[1]));
 }
 
 /** The host for URLs: a wildcard address (listening everywhere) is reached over loopback. */
@@ -224,10 +266,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     autoApprove: options.autoApprove ?? false,
+    ...(options.approvalSecret === undefined ? {} : { approvalSecret: options.approvalSecret }),
     ...(options.clients ? { clients: options.clients } : {}),
   });
   const app = Fastify({ logger: options.logger ?? false });
   try {
+    // Filled once listening: its own port, then those of acceptHostPort.
+    const hostPorts = new Set<number>();
+    if (options.checkHost)
+      app.addHook('onRequest', async (request, reply) => {
+        if (acceptedHost(request.headers.host, hostPorts)) return;
+        return reply
+          .code(421)
+          .header('connection', 'close')
+          .type('text/plain; charset=utf-8')
+          .send('This service answers only at its own loopback address.');
+      });
     auth.register(app);
     // The links need the origin, which is known only once listening: the context reads it late.
     const links = new Links('', prefix);
@@ -282,7 +336,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       throw new Error('The sandbox listens on no TCP port.');
     links.origin = `http://${urlHost(address.address, address.family)}:${address.port}`;
     auth.setOrigin(links.origin);
-    return running(app, store, auth, links, variation, requestLog, adminToken);
+    hostPorts.add(address.port);
+    return running(app, store, auth, links, variation, requestLog, adminToken, hostPorts);
   } catch (error) {
     await app.close();
     store.close();
@@ -298,6 +353,7 @@ function running(
   variation: AnswerVariation,
   requestLog: RequestLog,
   adminToken: string | undefined,
+  hostPorts: Set<number>,
 ): RunningSandbox {
   const accounts = listAccounts(store);
   const office = accounts.find((account) => account.role === 'office');
@@ -335,6 +391,11 @@ function running(
     },
     clearRequests() {
       requestLog.clear();
+    },
+    acceptHostPort(port) {
+      if (!(Number.isInteger(port) && port > 0 && port < 65536))
+        throw new RangeError(`A port is a whole number from 1 to 65535, got ${port}.`);
+      hostPorts.add(port);
     },
     close() {
       return (closing ??= app.close().finally(() => store.close()));

@@ -147,6 +147,8 @@ export const queries = {
    */
   'calendars.icalUrl': z.object({ id }),
   'notifications.list': z.object({ unreadOnly: z.boolean().default(false) }),
+  /** How many: unread and shown (not deleted here), and the service's own count (`meta.size`). */
+  'notifications.count': z.object({}),
   'reference.get': z.object({}),
   'clients.list': z.object({ search: z.string().max(100).optional() }),
   'clients.participants': z.object({ clientId: id }),
@@ -434,6 +436,12 @@ export interface QueryResults {
     /** The notification's https address, if it has one. */
     link: string | null;
   }[];
+  'notifications.count': {
+    unread: number;
+    shown: number;
+    /** The list's `meta.size` at the last sync; null when the service sent none. */
+    service: number | null;
+  };
   'reference.get': {
     organisation: Record<string, unknown> | null;
     user: Record<string, unknown> | null;

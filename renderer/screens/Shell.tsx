@@ -1,5 +1,5 @@
-// The shell of the signed-in app: the sync indicator always in view, the workspaces (Alt+1 … 6
-// switch between them), search everything (Ctrl+K), the user and sign-out.
+// The shell of the signed-in app: the sync indicator always in view, the workspaces in their
+// groups (./navigation.ts; Alt+number switches), search everything (Ctrl+K), the user and sign-out.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppState } from '../contract';
@@ -8,7 +8,6 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SearchPalette, type SearchHit } from '../components/SearchPalette';
 import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
-import { useAreaBlocked } from '../areas';
 import { useQuery } from '../data';
 import { dialogOpen, focusWhenShown } from '../keyboard';
 import { CalendarsWorkspace } from './calendars/CalendarsWorkspace';
@@ -21,32 +20,26 @@ import { useHoursUi } from './hours/state';
 import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
 import { ReferenceWorkspace } from './reference/ReferenceWorkspace';
 import { usePersonnelUi } from './personnel/state';
+import { NAV_GROUPS, useVisibleWorkspaces, type Workspace } from './navigation';
 import { Settings } from './Settings';
 import { SyncCentre } from './sync-centre/SyncCentre';
 
-export const WORKSPACES = [
-  'courses',
-  'hours',
-  'personnel',
-  'notifications',
-  'syncCenter',
-  'settings',
-  'calendars',
-  'reference',
-] as const;
-export type Workspace = (typeof WORKSPACES)[number];
-
 export function Shell({ state }: { state: AppState }) {
   const { t } = useTranslation();
-  const [workspace, setWorkspace] = useState<Workspace>('courses');
+  const [chosen, setWorkspace] = useState<Workspace>('courses');
+  const entries = useVisibleWorkspaces();
+  // A workspace whose area the service now refuses is left for the first one shown.
+  const workspace = entries.some((entry) => entry.id === chosen)
+    ? chosen
+    : (entries[0]?.id ?? 'courses');
+  const keysToEntries = useRef(entries);
+  keysToEntries.current = entries;
   const [signOut, setSignOut] = useState(false);
   const [searching, setSearching] = useState(false);
   /** The client opened from search everything. */
   const [client, setClient] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
-  const unread = useQuery('notifications.list', { unreadOnly: true }).data?.length ?? 0;
-  // An area the login cannot use has no entry (the sync centre says why).
-  const hidden = new Set<Workspace>(useAreaBlocked('calendars') ? ['calendars'] : []);
+  const unread = useQuery('notifications.count', {}).data?.unread ?? 0;
 
   /** To a workspace; the focus to `focus` once it is shown (an opened record's heading). */
   const go = (next: Workspace, focus?: string) => {
@@ -103,11 +96,10 @@ export function Shell({ state }: { state: AppState }) {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
       // An open dialog keeps its form: switching would close it and lose what was typed.
       if (dialogOpen()) return;
-      const index = Number(event.key) - 1;
-      const next = WORKSPACES[index];
+      const next = keysToEntries.current.find((entry) => String(entry.key) === event.key);
       if (!next) return;
       event.preventDefault();
-      go(next);
+      go(next.id);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -134,31 +126,45 @@ export function Shell({ state }: { state: AppState }) {
         </div>
       </header>
       <nav className="sidebar" aria-label={t('nav.label')}>
-        <ul>
-          {WORKSPACES.map((name, index) =>
-            hidden.has(name) ? null : (
-              <li key={name}>
-                <button
-                  type="button"
-                  className="nav-item"
-                  data-workspace={name}
-                  aria-current={workspace === name ? 'page' : undefined}
-                  aria-keyshortcuts={`Alt+${index + 1}`}
-                  title={`Alt+${index + 1}`}
-                  onClick={() => go(name)}
-                >
-                  {t(`nav.${name}`)}
-                  {name === 'notifications' && unread > 0 ? (
-                    <span className="nav-count" data-testid="nav-unread">
-                      <span aria-hidden="true">{unread}</span>
-                      <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
-                    </span>
-                  ) : null}
-                </button>
-              </li>
-            ),
-          )}
-        </ul>
+        {NAV_GROUPS.map((group) => {
+          const shown = entries.filter((entry) => entry.group === group);
+          if (shown.length === 0) return null;
+          return (
+            <div key={group} className={`nav-group nav-group-${group}`}>
+              {group === 'system' ? null : (
+                <h2 className="nav-group-title" id={`nav-group-${group}`}>
+                  {t(`nav.groups.${group}`)}
+                </h2>
+              )}
+              <ul aria-labelledby={group === 'system' ? undefined : `nav-group-${group}`}>
+                {shown.map(({ id, key }) => (
+                  <li key={id}>
+                    <button
+                      type="button"
+                      className="nav-item"
+                      data-workspace={id}
+                      aria-current={workspace === id ? 'page' : undefined}
+                      aria-keyshortcuts={`Alt+${key}`}
+                      title={`Alt+${key}`}
+                      onClick={() => go(id)}
+                    >
+                      {t(`nav.${id}`)}
+                      {id === 'notifications' && unread > 0 ? (
+                        <span className="nav-count" data-testid="nav-unread">
+                          <span aria-hidden="true">{unread}</span>
+                          <span className="visually-hidden">
+                            {' '}
+                            {t('nav.unread', { count: unread })}
+                          </span>
+                        </span>
+                      ) : null}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
         <DemoServiceSwitch state={state} />
       </nav>
       <main id="main" className="workspace" ref={main} tabIndex={-1}>

@@ -1,6 +1,8 @@
 // GET /oauth/v1/authorize shows the login page (or, with auto-approve, logs in at once);
-// POST /oauth/v1/authorize is that page's form: it issues the code and redirects back.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// POST /oauth/v1/authorize is that page's form: it issues the code and redirects back. With an
+// approval secret (the app's demo), both answer only a request that carries it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountRole, findAccount, listAccounts } from './accounts';
 import {
   checkAuthorizationRequest,
@@ -35,6 +37,33 @@ function sendHtml(reply: FastifyReply, status: number, html: string): FastifyRep
 
 export function sendErrorPage(reply: FastifyReply, message: string): FastifyReply {
   return sendHtml(reply, 400, renderErrorPage(message));
+}
+
+/** The header that carries the approval secret (startSandbox's approvalSecret). */
+export const APPROVAL_HEADER = 'x-sandbox-approval';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Whether the request may log in: no secret set, or it carries the secret (compared in constant time). */
+function approvalAllowed(context: AuthContext, request: FastifyRequest): boolean {
+  if (context.approvalSecret === undefined) return true;
+  const presented = request.headers[APPROVAL_HEADER];
+  return (
+    typeof presented === 'string' &&
+    timingSafeEqual(digest(presented), digest(context.approvalSecret))
+  );
+}
+
+/**
+ * Without the approval secret nothing is shown or approved: the login page's form would let
+ * any program of this computer log in as anyone by posting it.
+ */
+function sendNotApproved(reply: FastifyReply): FastifyReply {
+  return sendHtml(
+    reply,
+    403,
+    renderErrorPage('Diese Anmeldung ist nur der eigenen App dieses Dienstes vorbehalten.'),
+  );
 }
 
 /** 302 answers a GET; 303 answers the form's POST, so the browser follows it with a GET. */
@@ -98,6 +127,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthConte
   }
 
   app.get('/oauth/v1/authorize', (httpRequest, reply) => {
+    if (!approvalAllowed(context, httpRequest)) return sendNotApproved(reply);
     const organisation = ownOrganisation(store);
     const check = checkAuthorizationRequest(
       readParameters(httpRequest.query),
@@ -131,6 +161,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, context: AuthConte
   // The form's answer: the request fields come back as hidden inputs and are checked again,
   // since nothing stops a page from posting different ones.
   app.post('/oauth/v1/authorize', (httpRequest, reply) => {
+    if (!approvalAllowed(context, httpRequest)) return sendNotApproved(reply);
     const parameters = readParameters(httpRequest.body);
     const check = checkAuthorizationRequest(
       parameters,

@@ -19,5 +19,7 @@ export interface AuthContext {
   clock: () => number;
   /** Skip the login page: log in as the login_hint's account, or the first office account. */
   autoApprove: boolean;
+  /** Only requests carrying it (APPROVAL_HEADER) may log in; absent: anyone may. */
+  approvalSecret?: string;
   authenticate(authorizationHeader: string | undefined): AuthResult;
 }

@@ -20,6 +20,7 @@ export {
 } from './clients';
 export type { AuthResult, AuthService, IssueAccessTokenOptions, Principal } from './types';
 export { ROLE_SCOPES, SCOPE_CATALOGUE, scopesForOperation, type Scope } from './scopes';
+export { APPROVAL_HEADER } from './authorize-route';
 export { CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET, PUBLIC_CLIENT_ID } from './types';
 
 export interface AuthServiceOptions {
@@ -28,6 +29,11 @@ export interface AuthServiceOptions {
   tokenTtlSeconds: number;
   /** Skip the login page: log in as the login_hint's account, else the first office account. */
   autoApprove?: boolean;
+  /**
+   * The login (the page's GET and its form's POST) answers only requests carrying this secret in
+   * the APPROVAL_HEADER; others get a 403 page. Default: none, anyone may log in.
+   */
+  approvalSecret?: string;
   /** Milliseconds since the epoch; injectable so tests can move time. */
   clock?: () => number;
   /** The sandbox's origin, when known already (otherwise set later with setOrigin). */
@@ -75,6 +81,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     issuer: (requestOrigin) => issuerOf(origin || requestOrigin),
     clock,
     autoApprove: options.autoApprove ?? false,
+    ...(options.approvalSecret === undefined ? {} : { approvalSecret: options.approvalSecret }),
     authenticate,
   };
 

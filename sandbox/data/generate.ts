@@ -19,6 +19,11 @@ export interface GenerateOptions {
   seed: number;
   /** The generated world's "today" (YYYY-MM-DD), or 'today' for the store clock's Berlin date. */
   anchorDate: string;
+  /**
+   * The private feeds' secrets: default drawn from the seed like everything else (the same for
+   * the same seed); the app's demo draws them at random, as a feed address is a secret.
+   */
+  feedSecret?: () => string;
 }
 
 /**
@@ -37,7 +42,7 @@ export function generateDemoData(store: Store, options: GenerateOptions): void {
   store.transaction(() => {
     const ctx = new GenerationContext(store, counts, options.seed, parseDate(anchorDate));
     const reference = generateReferenceData(ctx);
-    const personnel = generatePersonnel(ctx);
+    const personnel = generatePersonnel(ctx, options.feedSecret);
     const business = generateBusiness(ctx, reference);
     const courses = generateCourses(ctx, personnel, business);
     const events = generateHours(ctx, personnel, courses);

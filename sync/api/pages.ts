@@ -55,6 +55,8 @@ export interface Collected<R> extends ReadReport {
   digest?: string;
   /** See Page.unchanged. */
   unchanged: boolean;
+  /** The first page's `meta` (the notifications list counts itself there: `size`). */
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Co
   const data: R[] = [];
   const included = new Map<string, Resource>();
   let serverDate: Date | null | undefined;
+  let meta: Record<string, unknown> | undefined;
   let digest: string | undefined;
   let unchanged = false;
   let count = 0;
@@ -74,7 +77,10 @@ export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Co
     count += 1;
     quarantined.push(...page.quarantined);
     conversions += page.conversions;
-    if (serverDate === undefined) serverDate = page.serverDate;
+    if (serverDate === undefined) {
+      serverDate = page.serverDate;
+      meta = page.meta;
+    }
     digest = page.digest;
     unchanged = page.unchanged === true;
     for (const item of page.data) data.push(item);
@@ -88,5 +94,6 @@ export async function collectPages<R>(pages: AsyncIterable<Page<R>>): Promise<Co
     unchanged,
     quarantined,
     conversions,
+    ...(meta ? { meta } : {}),
   };
 }

@@ -19,7 +19,10 @@ export const collections = {
 } as const satisfies Collections;
 
 /** The tables each read of the area reads. */
-export const reads = { 'notifications.list': ['benachrichtigungen'] } as const satisfies Reads;
+export const reads = {
+  'notifications.list': ['benachrichtigungen'],
+  'notifications.count': ['benachrichtigungen', 'replica_meta'],
+} as const satisfies Reads;
 
 /** The tables a write of each of the area's resource types changes. */
 export const recordTables = {

@@ -1,7 +1,8 @@
 // The app session's account and login: the service's addresses, the login in the system browser
-// (or the embedded demo's, which approves by itself), the tokens and the API client of the
-// signed-in account, sign-out (keeping or deleting the local data), another account taking over,
-// and the app's phase every window shows (first run, signed out, signing in, signed in).
+// (or the embedded demo's, which approves by itself the host that sends its per-run secret), the
+// tokens and the API client of the signed-in account, sign-out (keeping or deleting the local
+// data), another account taking over, and the app's phase every window shows (first run, signed
+// out, signing in, signed in).
 import { rmSync } from 'node:fs';
 import { createApiClient, type ApiClient } from '../api';
 import type { AccountInfo, AppSettings, AppState } from '../contract';
@@ -257,8 +258,10 @@ export function createAccount(
     // The demo's port changes with every start: the account follows it.
     ctx.saveSettings({ ...settings(), account, demoRole: role });
     if (settings().app.profile !== role) deps.updateAppSettings({ profile: role });
-    // The embedded sandbox approves by itself: its pages redirect straight to the listener.
-    return runLogin(account, followRedirects, DEMO_LOGIN_HINTS[role]);
+    // The embedded sandbox approves by itself (this host only: its login headers carry the
+    // per-run secret): its pages redirect straight to the listener.
+    const loginHeaders = demo?.loginHeaders;
+    return runLogin(account, (url) => followRedirects(url, loginHeaders), DEMO_LOGIN_HINTS[role]);
   }
 
   const calls: Pick<
@@ -356,10 +359,35 @@ export function createAccount(
   };
 }
 
-/** The demo's "browser": a GET that follows the sandbox's redirects to the loopback listener. */
-async function followRedirects(url: string): Promise<void> {
-  const response = await fetch(url, { redirect: 'follow' });
-  await response.arrayBuffer();
+/** Redirects the demo's "browser" follows at most (the sandbox's one, to the listener). */
+const DEMO_REDIRECTS = 5;
+
+/**
+ * The demo's "browser": a GET of its login page with the demo's login headers (its per-run
+ * secret), following the redirects to the loopback listener without them. A page that refuses
+ * (no redirect) is said at once, not left to the login's timeout.
+ */
+async function followRedirects(
+  url: string,
+  loginHeaders: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  let next = url;
+  for (let hop = 0; hop <= DEMO_REDIRECTS; hop++) {
+    const response = await fetch(next, {
+      redirect: 'manual',
+      ...(hop === 0 ? { headers: { ...loginHeaders } } : {}),
+    });
+    await response.arrayBuffer();
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      next = new URL(location, next).href;
+      continue;
+    }
+    if (!response.ok)
+      throw new Error(`the demo's login page answered ${response.status} ${response.statusText}`);
+    return;
+  }
+  throw new Error(`the demo's login page redirected more than ${DEMO_REDIRECTS} times`);
 }
 
 /** Who signed in: the user-info endpoint's `sub` and name (best effort; the id is enough). */

@@ -73,7 +73,7 @@ export function createBackgroundSync(
     const started = new SyncScheduler<SyncOnceSummary>({
       intervalMs,
       heartbeatMs: ctx.options.heartbeatMs ?? heartbeatFor(deps.client()?.api.pace),
-      runOnce: (signal, progress) => syncInBackground(intervalMs, signal, progress),
+      runOnce: (signal, progress, asked) => syncInBackground(intervalMs, signal, progress, asked),
       // A token-less HEAD of the base URL, counted for the next sync's budget.
       probe: (signal) => {
         probesSinceSync += 1;
@@ -115,15 +115,16 @@ export function createBackgroundSync(
     intervalMs: number,
     signal: AbortSignal,
     progress: (event: SyncProgress) => void,
+    asked: boolean,
   ): Promise<SyncOnceSummary> {
     // The probes since the last sync were requests of this client too: they come off this budget.
     const probes = probesSinceSync;
     probesSinceSync = 0;
-    const first = await syncWithSettings(intervalMs, signal, progress, probes);
+    const first = await syncWithSettings(intervalMs, signal, progress, probes, asked);
     deps.afterSync(first);
     if (first.profile === ctx.syncSettings().profile) return first;
     ctx.tellChanges(first.tables);
-    return syncWithSettings(intervalMs, signal, progress, 0);
+    return syncWithSettings(intervalMs, signal, progress, 0, asked);
   }
 
   async function syncWithSettings(
@@ -131,6 +132,7 @@ export function createBackgroundSync(
     signal: AbortSignal,
     progress: (event: SyncProgress) => void,
     probes: number,
+    asked: boolean,
   ): Promise<SyncOnceSummary> {
     const client = deps.client();
     if (!client) throw new Error('not signed in');
@@ -139,7 +141,7 @@ export function createBackgroundSync(
       api: client.api,
       replica: ctx.replica(),
       profile,
-      options: { ...window, intervalSeconds: intervalMs / 1000 },
+      options: { ...window, intervalSeconds: intervalMs / 1000, asked },
       signal,
       pushMaxWaitMs: 10_000,
       requestsSinceLastSync: probes,

@@ -197,6 +197,7 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'calendars.list': {},
   'calendars.icalUrl': { id: '1' },
   'notifications.list': { unreadOnly: true },
+  'notifications.count': {},
   'reference.get': {},
   'clients.list': { search: 'B' },
   'clients.participants': { clientId: '1' },

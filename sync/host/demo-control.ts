@@ -4,7 +4,8 @@
 // (connections refused) and drops the open ones, then listens again on the same port. The
 // sandbox keeps its data and its logins meanwhile (a restarted one would forget the tokens and
 // sign the app out). The sign-in stays the sandbox's own address: its ID tokens name the
-// sandbox's origin as their issuer, which the login checks.
+// sandbox's origin as their issuer, which the login checks. The demo's service answers only
+// requests addressed to its own port, so it is told the switch's (acceptHostPort).
 import { CoreFailure } from '../core-error';
 import type { DemoProvider } from './session';
 import { TcpSwitch } from './tcp-switch';
@@ -32,7 +33,9 @@ export async function startSwitchedDemo(
   const gate = new TcpSwitch(interfacePort);
   try {
     await gate.start();
+    await started.acceptHostPort?.(gate.port);
   } catch (error) {
+    await gate.stop();
     await started.close();
     throw error;
   }

@@ -27,6 +27,16 @@ export interface DemoProvider {
     authUrl: string;
     tokenUrl: string;
     clientId: string;
+    /**
+     * Sent by the host's own login to the demo's login page only (not where it redirects): the
+     * per-run secret without which it approves nobody. Absent: a login page open to all.
+     */
+    loginHeaders?: Readonly<Record<string, string>>;
+    /**
+     * The demo's service answers only requests addressed to its own port: this tells it the port
+     * of a proxy the host puts in front of it (demo-control's switch). Absent: it answers any.
+     */
+    acceptHostPort?(port: number): Promise<void>;
     close(): Promise<void>;
   }>;
 }

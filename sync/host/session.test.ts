@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/server';
+import { APPROVAL_HEADER, type RunningSandbox } from '../../sandbox/server';
 import { demoSandbox } from '../../test/support/demo-sandbox';
 import { call, openTestSession, until, type TestSession } from '../../test/support/host-session';
 import { TcpSwitch } from '../../test/support/tcp-switch';
@@ -348,6 +348,37 @@ describe('the app session', () => {
       expect(last()?.problem?.kind).toBe('clock');
       expect(last()?.problem?.message.de).toContain('10 Minuten nach');
       expect(last()?.problem?.message.en).toContain('10 minutes slow');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('the demo signs in with its login headers (its per-run secret); a login page that refuses is said at once, not after the login’s timeout', async () => {
+    const secret = 'this-runs-approval-secret-0123456789';
+    const guarded = demoSandbox({ approvalSecret: secret });
+    const withSecret: DemoProvider = {
+      async start(dataDir) {
+        return { ...(await guarded.start(dataDir)), loginHeaders: { [APPROVAL_HEADER]: secret } };
+      },
+    };
+    const signedIn = await open('demo-secret', { demo: withSecret });
+    try {
+      expect((await call<AppState>(signedIn.session, 'account.demo')).phase).toBe('signed-in');
+    } finally {
+      await signedIn.session.close();
+    }
+    // Another program of this computer is such a caller: no secret, no code.
+    const { session } = await open('demo-no-secret', { demo: guarded });
+    try {
+      const started = Date.now();
+      const refused = await session.call('account.demo', {});
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) {
+        expect(refused.error.code).toBe('login_failed');
+        expect(refused.error.message.en).toContain('403');
+      }
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect((await call<AppState>(session, 'app.state')).phase).not.toBe('signed-in');
     } finally {
       await session.close();
     }

@@ -34,6 +34,11 @@ export interface SyncOptions {
   nearWindowDaysAhead: number;
   /** The longest a confirmation may age (hours), per rotation; see sync/pull/freshness.ts. */
   freshnessHours: FreshnessBounds;
+  /**
+   * The user asked for this sync ("sync now"): the lists that bring news (the notifications)
+   * are read whatever their rotation says, as a mail client fetches on request.
+   */
+  asked: boolean;
 }
 
 /** How old, at most, what the service confirmed may grow under the default schedule. */
@@ -70,6 +75,7 @@ export const DEFAULT_SYNC_OPTIONS: Omit<SyncOptions, 'profile'> = {
   nearWindowDaysBack: 7,
   nearWindowDaysAhead: 14,
   freshnessHours: { courses: 24, people: 24 * 7, deletions: 24, reference: 1 },
+  asked: false,
 };
 
 /**

@@ -52,6 +52,9 @@ const REFERENCE_COLLECTIONS: readonly string[] = [
 const OFFICE_ONLY = new Set(
   WHOLE_COLLECTIONS.filter((whole) => whole.officeOnly).map((whole) => whole.collection),
 );
+const ON_REQUEST = WHOLE_COLLECTIONS.filter((whole) => whole.onRequest).map(
+  (whole) => whole.collection,
+);
 
 /**
  * The reference collections this sync fetches: those never synced (or failed last time) at once,
@@ -84,12 +87,21 @@ export function planReference(ctx: PullContext): Set<string> {
     if ((ctx.options.full || missing(name)) && ctx.budget.take(1, 'reference')) due.add(name);
   }
   if (ctx.options.full) return due;
+  if (ctx.options.asked) {
+    for (const name of ON_REQUEST)
+      if (wanted.includes(name) && !due.has(name) && ctx.budget.take(1, 'reference')) due.add(name);
+  }
   const byAge = wanted
     .filter((name) => !missing(name))
     .sort((a, b) =>
       (states.get(a)?.last_success_at ?? '').localeCompare(states.get(b)?.last_success_at ?? ''),
     );
-  for (const name of rotate(ctx, 'reference', byAge)) due.add(name);
+  for (const name of rotate(
+    ctx,
+    'reference',
+    byAge.filter((name) => !due.has(name)),
+  ))
+    due.add(name);
   return due;
 }
 

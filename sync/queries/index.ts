@@ -15,6 +15,7 @@ import {
   listForms,
   listHourTypes,
   listNotifications,
+  countNotifications,
   referenceData,
   search,
 } from './misc';
@@ -54,6 +55,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'calendars.list': () => listCalendars(db),
     'calendars.icalUrl': (args) => calendarIcalUrl(db, args.id),
     'notifications.list': (args) => listNotifications(db, args),
+    'notifications.count': () => countNotifications(db),
     'reference.get': () => referenceData(db),
     'clients.list': (args) => listClients(db, args),
     'clients.participants': (args) => listClientParticipants(db, args),

@@ -110,6 +110,31 @@ export async function listNotifications(
   return (await query.orderBy('erstellt_am', 'desc').execute()).map(notificationItem);
 }
 
+export async function countNotifications(
+  db: Kysely<Database>,
+): Promise<QueryResults['notifications.count']> {
+  const counts = await notificationRows(db)
+    .clearSelect()
+    .select((eb) => [
+      eb.fn.countAll<number>().as('shown'),
+      eb.fn
+        .sum<number | null>(eb.case().when('gelesen', '=', 0).then(1).else(0).end())
+        .as('unread'),
+    ])
+    .executeTakeFirstOrThrow();
+  const size = await db
+    .selectFrom('replica_meta')
+    .select('value')
+    .where('key', '=', 'size:benachrichtigungen')
+    .executeTakeFirst();
+  const service = size ? Number(size.value) : NaN;
+  return {
+    unread: Number(counts.unread ?? 0),
+    shown: Number(counts.shown),
+    service: Number.isInteger(service) ? service : null,
+  };
+}
+
 /** The notification `id` as notifications.list gives it (what a write answers); undefined when it shows none. */
 export function notificationOf(
   db: Kysely<Database>,

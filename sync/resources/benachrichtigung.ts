@@ -18,6 +18,7 @@ export const benachrichtigung = {
   whole: {
     collection: 'benachrichtigungen',
     lane: 'reference',
+    onRequest: true,
     fetch: (api, signal) => api.listBenachrichtigungen({ signal }),
     toRow: row,
   },

@@ -73,6 +73,8 @@ export interface WholeCollection {
   lane: 'reference' | 'courses';
   /** Only in the office profile (a trainer's replica has no clients). */
   officeOnly?: true;
+  /** News for the user (the notifications): read on every sync the user asks for. */
+  onRequest?: true;
   fetch(api: ApiClient, signal?: AbortSignal): AsyncGenerator<Page<ServiceResource>>;
   toRow(resource: ServiceResource, syncedAt: string): RowValues & { id: string; base: string };
 }

@@ -56,12 +56,12 @@ export function replicaScheduler(options: ReplicaSchedulerOptions): SyncSchedule
   const intervalSeconds = (schedulerOptions.intervalMs ?? 5 * 60_000) / 1000;
   return new SyncScheduler<SyncOnceSummary>({
     ...schedulerOptions,
-    runOnce: (signal, progress) =>
+    runOnce: (signal, progress, asked) =>
       syncOnce({
         api,
         replica,
         profile,
-        options: { intervalSeconds, ...syncOptions },
+        options: { intervalSeconds, ...syncOptions, asked },
         signal,
         pushMaxWaitMs: pushMaxWaitMs ?? 10_000,
         ...(pace === undefined ? {} : { paceRequestsPerMinute: pace }),

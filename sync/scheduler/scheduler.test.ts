@@ -52,6 +52,7 @@ const at = (ms: number) => new Date(ms).toISOString();
 interface Call {
   signal: AbortSignal;
   progress: (event: SyncProgress) => void;
+  asked: boolean;
   startedAt: number;
   answer(summary?: Partial<ScheduledSyncSummary>): void;
   fail(error: unknown): void;
@@ -80,7 +81,7 @@ function setup(
   const scheduler = new SyncScheduler({
     timers: clock,
     random: () => 0.5,
-    runOnce: (signal, progress) =>
+    runOnce: (signal, progress, asked) =>
       new Promise<ScheduledSyncSummary>((resolve, reject) => {
         active += 1;
         maxActive = Math.max(maxActive, active);
@@ -94,6 +95,7 @@ function setup(
         const call: Call = {
           signal,
           progress,
+          asked,
           startedAt: clock.now(),
           answer: (summary = {}) =>
             end(() => resolve({ ok: true, finishedAt: at(clock.now()), ...summary })),
@@ -175,6 +177,20 @@ describe('SyncScheduler', () => {
       phase: 'idle',
       nextAttemptAt: at(t.clock.now() + 5 * MINUTE),
     });
+  });
+
+  it('tells the sync the user asked for it (sync now), the scheduled and follow-up ones not', async () => {
+    const t = setup();
+    t.scheduler.start();
+    await t.clock.advance(0);
+    t.scheduler.syncNow();
+    t.calls[0]!.answer();
+    await t.clock.advance(0);
+    t.calls[1]!.answer();
+    await t.clock.advance(5 * MINUTE);
+    t.calls[2]!.answer();
+    await t.clock.advance(0);
+    expect(t.calls.map((call) => call.asked)).toEqual([false, true, false]);
   });
 
   it('syncs a few seconds after the last of a burst of local writes, and at most 30 s after the first', async () => {

@@ -24,9 +24,13 @@ export type SyncRunOutcome<S> = { summary: S } | { error: unknown };
 export interface SyncSchedulerOptions<S extends ScheduledSyncSummary = ScheduledSyncSummary> {
   /**
    * One sync (push, then pull). Throws ApiError for network, time-out and login failures; stops
-   * when `signal` fires (what it applied stays).
+   * when `signal` fires (what it applied stays). `asked`: the user asked for it (sync now).
    */
-  runOnce(signal: AbortSignal, onProgress: (event: SyncProgress) => void): Promise<S>;
+  runOnce(
+    signal: AbortSignal,
+    onProgress: (event: SyncProgress) => void,
+    asked: boolean,
+  ): Promise<S>;
   /** A cheap reachability check (see probe.ts): the only thing tried while offline. */
   probe(signal: AbortSignal): Promise<boolean>;
   /** Outbox and conflict counts and the last successful sync, from the replica. */
@@ -97,6 +101,8 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
   private controller: AbortController | null = null;
   /** Triggers during a sync: one more sync afterwards; 'forced' ones (sync now, a new login) even after a refusal. */
   private followUp: Follow = null;
+  /** The user asked for a sync that has not started yet (sync now). */
+  private asked = false;
   /** The nominal delay of the next probe (doubles per probe while offline). */
   private probeDelayMs: number;
   /** A window shows the app: the heartbeat probes run (see SyncSchedulerOptions.heartbeatMs). */
@@ -206,6 +212,7 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
   /** The user asked for a sync: at once (offline: a probe at once, and the sync if it answers). */
   syncNow(): void {
     if (!this.active()) return;
+    this.asked = true;
     if (this.phase === 'offline' && !this.running) return this.probeAtOnce();
     this.syncAtOnce('forced');
   }
@@ -277,16 +284,22 @@ export class SyncScheduler<S extends ScheduledSyncSummary = ScheduledSyncSummary
     this.progress = null;
     this.emit();
     let outcome: SyncRunOutcome<S>;
+    const asked = this.asked;
+    this.asked = false;
     try {
-      const summary = await this.options.runOnce(controller.signal, (event) => {
-        if (this.stopped || this.controller !== controller) return;
-        this.progress = {
-          collection: event.collection,
-          done: event.done,
-          ...(event.total === undefined ? {} : { total: event.total }),
-        };
-        this.emit();
-      });
+      const summary = await this.options.runOnce(
+        controller.signal,
+        (event) => {
+          if (this.stopped || this.controller !== controller) return;
+          this.progress = {
+            collection: event.collection,
+            done: event.done,
+            ...(event.total === undefined ? {} : { total: event.total }),
+          };
+          this.emit();
+        },
+        asked,
+      );
       outcome = { summary };
     } catch (error) {
       outcome = { error };

@@ -49,6 +49,8 @@ function switchedDemo(): { demo: DemoProvider; service: () => Switch } {
       const base = new URL(started.baseUrl);
       const switched = new Switch(Number(base.port));
       await switched.start();
+      // The demo's service answers only at its own ports: this switch's is one now.
+      await started.acceptHostPort?.(switched.port);
       service = switched;
       base.port = String(switched.port);
       return {
@@ -145,7 +147,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
     expect(seen.lastIndexOf('idle')).toBeGreaterThan(seen.indexOf('syncing'));
 
     // With counts: nothing pending, a last sync in words, the replica's records: the course
-    // dates in the courses workspace (the first), the people in the personnel workspace (Alt+3).
+    // dates in the courses workspace (the first), the people in the personnel workspace (Alt+5).
     expect(await pendingOf(page)).toBe(0);
     await expect.poll(() => page.getByTestId('sync-pending').textContent()).toBe('0 ausstehend');
     await expect
@@ -156,7 +158,7 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
         timeout: 15_000,
       })
       .toBeGreaterThan(0);
-    await page.keyboard.press('Alt+3');
+    await page.keyboard.press('Alt+5');
     await expect
       .poll(
         async () =>

@@ -5,7 +5,7 @@
 // field) and another deleted, both still so after a reload offline, and the service back holding
 // exactly those changes (plain HTTP); the reference data by keyboard; a course's forms (https as
 // links, anything else as text); and a trainer whose login may not use calendars or tax rates
-// sees neither, with the reason in words and no error. axe-core on each view. Screenshots:
+// has no entry for them (nor for the office's Stammdaten), the sync centre saying why, no error. axe-core on each view. Screenshots:
 // test-artifacts/e2e/calendars-*.png, reference-*.png.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -487,7 +487,7 @@ describe.skipIf(!haveChromium)(
       expect(pageErrors).toEqual([]);
     }, 90_000);
 
-    it('a trainer whose login may not use calendars or tax rates sees neither, says why, and shows no error', async () => {
+    it('a trainer whose login may not use calendars or tax rates: no Kalender and no Stammdaten entry, the sync centre says why, no error', async () => {
       await setOnline(true);
       const trainerData = mkdtempSync(join(tmpdir(), 'vorort-e2e-calendars-trainer-'));
       const scope = ROLE_SCOPES.trainer.filter(
@@ -518,17 +518,27 @@ describe.skipIf(!haveChromium)(
         await form.getByRole('button', { name: 'Anmelden' }).click();
         await trainer.getByTestId('user-name').waitFor({ timeout: 30_000 });
         await expect.poll(() => phaseOf(trainer), { timeout: 120_000, interval: 200 }).toBe('idle');
+        // The trainer's profile (Kursleitung), as a trainer chooses it in the settings.
+        await trainer.locator('[data-workspace="settings"]').click();
+        await trainer.getByTestId('settings-profile-trainer').check();
+        // The next sync reads as the trainer's profile: the shell follows it.
+        await expect
+          .poll(() => trainer.locator('[data-workspace="personnel"]').count(), {
+            timeout: 120_000,
+            interval: 250,
+          })
+          .toBe(0);
         await expect.poll(() => trainer.locator('[data-workspace="calendars"]').count()).toBe(0);
-        await trainer.locator('[data-workspace="reference"]').click();
-        await trainer.getByTestId('reference-workspace').waitFor();
-        await expect.poll(() => trainer.getByTestId('reference-unavailable').count()).toBe(1);
-        expect(await trainer.getByTestId('reference-unavailable').textContent()).toContain(
-          'Steuersätze',
-        );
-        expect(await trainer.getByTestId('reference-tab-taxRates').count()).toBe(0);
-        expect(await trainer.getByTestId('reference-tab-courseTypes').count()).toBe(1);
-        await shot(trainer, 'reference-trainer-1366x860-de', false);
-        expect(await accessibilityViolations(trainer), 'trainer reference').toEqual([]);
+        // Stammdaten is the office's: a trainer's shell has no entry for it.
+        expect(await trainer.locator('[data-workspace="reference"]').count()).toBe(0);
+        expect(await trainer.locator('[data-workspace="courses"]').count()).toBe(1);
+        // The sync centre says in words what the login may not use.
+        await trainer.locator('[data-workspace="syncCenter"]').click();
+        const unavailable = trainer.getByTestId('sync-centre-unavailable');
+        await expect.poll(() => unavailable.textContent()).toContain('Kalender');
+        expect(await unavailable.textContent()).toContain('Steuersätze');
+        await shot(trainer, 'calendars-trainer-1366x860-de', false);
+        expect(await accessibilityViolations(trainer), 'trainer sync centre').toEqual([]);
         expect(await trainer.locator('.error-list .error-item').count()).toBe(0);
         expect(errors).toEqual([]);
       } catch (error) {

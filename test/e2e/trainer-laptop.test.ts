@@ -261,12 +261,12 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
     const form = await fillAccountForm(page, sandbox);
     await form.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+9');
     await page.getByTestId('settings-profile-trainer').check();
     await expect.poll(() => page.getByTestId('settings-saved').first().textContent()).not.toBe('');
     await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
     // One more sync with the trainer's profile: the "Stand" of everything starts here.
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+8');
     await page.getByTestId('sync-centre-now').click();
     await expect.poll(() => phaseOf(page), { timeout: 10_000, interval: 100 }).not.toBe('idle');
     await expect.poll(() => phaseOf(page), { timeout: 60_000, interval: 200 }).toBe('idle');

@@ -252,4 +252,31 @@ describe('the request budget', () => {
       await replica.close();
     }
   });
+
+  it('reads the notifications on a sync the user asked for, whatever their rotation says', async () => {
+    const replica = freshReplica();
+    const office = sandbox.users.find((u) => u.role === 'office')!;
+    const id = `9101-${office.id}`;
+    try {
+      expect((await runSync({ api, replica, options: { profile: 'office' } })).ok).toBe(true);
+      sandbox.store.put({
+        type: 'benachrichtigung',
+        id,
+        attributes: { titel: 'Neu', gelesen: false, erstellt_am: sandbox.store.now() },
+        relationships: {},
+      });
+      const has = () => count(replica, 'SELECT count(*) FROM benachrichtigungen WHERE id = ?', id);
+      // A scheduled sync right after the first: the reference lists have earned no turn yet.
+      const scheduled = await runSync({ api, replica, options: { profile: 'office' } });
+      expect(scheduled.ok).toBe(true);
+      expect(has()).toBe(0);
+      const asked = await runSync({ api, replica, options: { profile: 'office', asked: true } });
+      expect(asked.ok).toBe(true);
+      expect(has()).toBe(1);
+      expect(asked.requests).toBe(scheduled.requests + 1);
+    } finally {
+      sandbox.store.remove('benachrichtigung', id);
+      await replica.close();
+    }
+  });
 });

@@ -52,6 +52,7 @@ function samples(): Record<ReadCallName, unknown> {
     'calendars.list': {},
     'calendars.icalUrl': { id: 'x' },
     'notifications.list': {},
+    'notifications.count': {},
     'reference.get': {},
     'clients.list': { search: 'a' },
     'clients.participants': { clientId: client },

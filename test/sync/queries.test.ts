@@ -12,6 +12,7 @@ import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS, EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
 import { CallFailed, createDispatcher, typedCaller, type TypedCaller } from '../../sync/dispatch';
 import { list, meaning, type OracleTarget } from '../support/service-oracle';
+import { getPlainJson } from '../support/service-read';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let replica: Replica;
@@ -169,9 +170,16 @@ describe('hours and the rest', () => {
     expect((await queries.query('calendars.list', {})).length).toBe(
       (await list(target, '/kalender')).length,
     );
-    expect((await queries.query('notifications.list', {})).length).toBe(
-      (await list(target, '/benachrichtigungen')).length,
-    );
+    const notifications = await list(target, '/benachrichtigungen');
+    expect((await queries.query('notifications.list', {})).length).toBe(notifications.length);
+    // The count beside the navigation: the unread ones, and the service's own count (meta.size).
+    const size = ((await getPlainJson(target, '/benachrichtigungen')) as { meta: { size: number } })
+      .meta.size;
+    expect(await queries.query('notifications.count', {})).toEqual({
+      unread: notifications.filter((n) => n.attributes.gelesen !== true).length,
+      shown: notifications.length,
+      service: size,
+    });
     const reference = await queries.query('reference.get', {});
     expect(reference.organisation?.name).toBeTruthy();
     expect(reference.taxRates.length).toBe((await list(target, '/steuersaetze')).length);

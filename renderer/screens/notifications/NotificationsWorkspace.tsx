@@ -1,4 +1,4 @@
-// Mitteilungen (Alt+4): the service's notifications from the replica, newest first, unread ones
+// Mitteilungen (Alt+3): the service's notifications from the replica, newest first, unread ones
 // marked, offline as online. Read and unread are toggled with a button, Enter or R; Delete
 // deletes, and while the deletion waits to be sent it can be undone (its operation discarded
 // from the outbox, which restores the notification). Only https links are offered, opened in a
@@ -30,6 +30,7 @@ export function NotificationsWorkspace() {
   const unreadOnly = useNotificationsUi((state) => state.unreadOnly);
   const setUnreadOnly = useNotificationsUi((state) => state.setUnreadOnly);
   const list = useQuery('notifications.list', { unreadOnly });
+  const counts = useQuery('notifications.count', {});
   const items = list.data ?? [];
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -41,7 +42,7 @@ export function NotificationsWorkspace() {
   });
 
   const rows = virtualizer.getVirtualItems();
-  // The list focused before its notifications were read (Alt+4 at once): on to the chosen one.
+  // The list focused before its notifications were read (Alt+3 at once): on to the chosen one.
   useEffect(() => {
     const list = scroller.current;
     if (list && document.activeElement === list)
@@ -111,6 +112,10 @@ export function NotificationsWorkspace() {
 
   // Derived from what is shown: "Nur ungelesene" shows exactly the unread ones.
   const unreadCount = items.filter((item) => !item.gelesen).length;
+  // The service's own count (meta.size), said only where it differs from what is here: a deletion
+  // not yet sent, or notifications the service counts but did not list.
+  const serviceCount = counts.data?.service ?? null;
+  const shownCount = counts.data?.shown ?? null;
   return (
     <section className="notifications" aria-labelledby="notifications-title">
       <div className="notifications-head">
@@ -118,6 +123,11 @@ export function NotificationsWorkspace() {
         <span className="muted" data-testid="notifications-unread">
           {t('notifications.unreadCount', { count: unreadCount })}
         </span>
+        {serviceCount !== null && shownCount !== null && serviceCount !== shownCount ? (
+          <span className="muted" data-testid="notifications-service-count">
+            {t('notifications.serviceCount', { count: serviceCount, shown: shownCount })}
+          </span>
+        ) : null}
         <label className="notifications-filter">
           <input
             type="checkbox"
@@ -163,7 +173,7 @@ export function NotificationsWorkspace() {
           data-testid="notifications-list"
           data-workspace-start
           tabIndex={-1}
-          // Alt+4 lands here: the focus goes on to the chosen notification, where the keys work.
+          // Alt+3 lands here: the focus goes on to the chosen notification, where the keys work.
           onFocus={(event) => {
             if (event.target === event.currentTarget)
               event.currentTarget.querySelector<HTMLElement>(`${ROW}[tabindex="0"]`)?.focus();

@@ -1,4 +1,4 @@
-// The office's personnel (Alt+3): everyone the account may read, searched as one types (names,
+// The office's personnel (Alt+5): everyone the account may read, searched as one types (names,
 // member number, e-mail, phone; anywhere in a word, without umlauts), filtered by status (counts
 // beside each), group and qualification, sorted by name, member number or status; the person
 // beside the list (two panes on a wide window) or instead of it (one pane, with a way back).

@@ -1,4 +1,4 @@
-// The sync centre (Alt+5): where the sync stands (online, last sync, counts, what is set aside,
+// The sync centre (Alt+8): where the sync stands (online, last sync, counts, what is set aside,
 // areas the account cannot use), the conflicts per record and field, and every open operation
 // of the outbox in words ("Teilnahme von Max Muster abgesagt – wartet auf Verbindung") with
 // retry, edit and discard. Keyboard: Up/Down (Home/End, PageUp/PageDown) move between the

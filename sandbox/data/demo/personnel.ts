@@ -160,7 +160,7 @@ interface PersonPlan {
   ranks: number[];
 }
 
-export function generatePersonnel(ctx: GenerationContext): Personnel {
+export function generatePersonnel(ctx: GenerationContext, feedSecret?: () => string): Personnel {
   const { random, counts } = ctx;
   const instructorCount = Math.max(2, Math.round(counts.users / 200));
   const usernames = new Set<string>();
@@ -193,7 +193,12 @@ export function generatePersonnel(ctx: GenerationContext): Personnel {
   }
   for (const [n, account] of DEMO_ACCOUNTS.entries()) {
     const person = all[n]!;
-    const attributes: AccountAttributes = { role: account.role, feedHash: random.hex(32) };
+    // Drawn either way, so the rest of the demo data stays the same with random secrets.
+    const seeded = random.hex(32);
+    const attributes: AccountAttributes = {
+      role: account.role,
+      feedHash: feedSecret ? feedSecret() : seeded,
+    };
     ctx.put('account', person.id, attributes, {}, ctx.recent(400));
   }
   return {

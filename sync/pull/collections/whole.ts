@@ -1,10 +1,18 @@
 // Small collections are fetched whole and replaced: what the service no longer lists is removed.
 // "Listed" is the union of both passes of a paged answer (collectPages, sync/api/core.ts), so a
 // deletion between two pages on the service never removes an unrelated record here.
-import { collectPages, type Page, type QuarantinedRecord, type RequestOptions } from '../../api';
+import {
+  collectPages,
+  type Collected,
+  type Page,
+  type QuarantinedRecord,
+  type RequestOptions,
+} from '../../api';
 import { referencedIds } from '../../db/references';
 import type { ServiceResource } from '../../resources';
 import type { TableName } from '../../db/schema';
+import { prepared } from '../../db/statements';
+import { upsertRow } from '../../db/upsert';
 import type { RowValues } from '../../db/writer';
 import { runCollection, upsertChunked, type PullContext } from '../context';
 import { takeAnswer } from '../quarantine';
@@ -34,9 +42,30 @@ export function pullWhole(ctx: PullContext, spec: WholeCollection) {
   return runCollection(ctx, spec.collection, async () => {
     const answer = await collectPages(spec.fetch(ctx.signal));
     takeAnswer(ctx, spec.collection, '', answer, true);
-    const deleted = await replaceRows(ctx, spec, answer);
+    const deleted = await replaceRows(ctx, spec, answer, listedSize(ctx, spec.collection, answer));
     return { records: answer.data.length, deleted, fullScan: true };
   });
+}
+
+/**
+ * A list that counts itself (`meta.size`: the notifications) keeps the service's count beside its
+ * rows (replica_meta `size:<collection>`), in their transaction; an answer without one removes
+ * it. Undefined (no write at all) for the lists that never counted themselves.
+ */
+function listedSize(
+  ctx: PullContext,
+  collection: string,
+  answer: Pick<Collected<unknown>, 'meta'>,
+): (() => void) | undefined {
+  const key = `size:${collection}`;
+  const size = answer.meta?.size;
+  const sqlite = ctx.replica.sqlite;
+  if (typeof size === 'number')
+    return () => upsertRow(sqlite, 'replica_meta', ['key'], { key, value: String(size) });
+  const kept = prepared(sqlite, 'SELECT 1 FROM replica_meta WHERE key = ?').get(key);
+  return kept
+    ? () => prepared(sqlite, 'DELETE FROM replica_meta WHERE key = ?').run(key)
+    : undefined;
 }
 
 /**
