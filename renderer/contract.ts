@@ -22,6 +22,7 @@ export type {
   CommandResults,
   AppSettings,
   CourseDayItem,
+  CourseListItem,
   CourseDetail,
   ParticipationItem,
   HoursItem,

@@ -1,5 +1,5 @@
-// The on-demand refresh a detail pane asks for when it opens (a course, a person), and its state
-// for the pane's "Stand: …".
+// The on-demand refresh a detail pane asks for when it opens (a course, a person, a client), and
+// its state for the pane's "Stand: …".
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { commands, isLocalId, type CoreError } from './contract';
@@ -14,11 +14,12 @@ export type Refresh =
   | { phase: 'skipped'; why: 'offline' | 'local' };
 
 /**
- * Asks the core for a course's participants and fields, or a person's checks and honours, now:
- * once per opening, when online (sync.refresh); not for a record made here and not yet sent.
+ * Asks the core for a course's participants and fields, a person's checks and honours, or a
+ * client's participants, now: once per opening, when online (sync.refresh); not for a record
+ * made here and not yet sent.
  */
 export function useRefresh(
-  kind: 'course' | 'person',
+  kind: 'course' | 'person' | 'client',
   id: string,
   onRefreshed: () => void,
 ): Refresh {

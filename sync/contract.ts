@@ -79,11 +79,17 @@ export const queries = {
     unread: z.boolean().default(true),
     ...page,
   }),
-  /** Courses in a date range; by default all in the replica. `trainerId: 'self'` means the signed-in user. */
+  /**
+   * Courses in a date range; by default all in the replica. `trainerId: 'self'` means the
+   * signed-in user; `courseTypeId` and `clientId` keep the courses of that type or client (the
+   * office's filters).
+   */
   'courses.list': z.object({
     from: isoDate.optional(),
     until: isoDate.optional(),
     trainerId: z.union([id, z.literal('self')]).optional(),
+    courseTypeId: id.optional(),
+    clientId: id.optional(),
     status: z.array(z.string().max(40)).optional(),
     search: z.string().max(100).optional(),
     sort: z.enum(['date', 'title', 'number']).default('date'),
@@ -104,6 +110,8 @@ export const queries = {
     ...page,
   }),
   'courses.get': z.object({ id }),
+  /** The people who train a course of the replica, by name (the office's trainer filter). */
+  'courses.trainers': z.object({}),
   'participations.list': z.object({ courseId: id, includeCancelled: z.boolean().default(true) }),
   'hours.list': z.object({
     userId: z.union([id, z.literal('self')]).optional(),
@@ -379,6 +387,8 @@ export interface QueryResults {
     anchorIndex: number;
   };
   'courses.get': CourseDetail | null;
+  /** `name` null: a trainer the replica does not know by name. */
+  'courses.trainers': { id: string; name: string | null; courses: number }[];
   'participations.list': ParticipationItem[];
   'hours.list': Paged<HoursItem> & { totalStunden: number };
   'hours.summary': HoursSummary;
@@ -479,13 +489,24 @@ export interface QueryResults {
     name: string | null;
     city: string | null;
     participants: number;
+    /** The client's own data as the service gives it (customer number, address, contact). */
+    attributes: Record<string, unknown>;
+    /** When the service last confirmed the client with its participants (the screen's "as of"); null: not yet. */
+    confirmedAt: string | null;
     courses: {
       id: string;
       courseNumber: string | null;
       title: string | null;
+      courseType: string | null;
+      status: string | null;
+      localState: LocalState;
       firstDate: string | null;
       lastDate: string | null;
+      /** How many dates the course has. */
+      dates: number;
       city: string | null;
+      /** The place in one line: description, street, postal code and town. */
+      address: string | null;
     }[];
   } | null;
   'forms.list': { titel: string | null; aktion: unknown }[];

@@ -4,6 +4,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import calendarsDe from './calendars.de.json';
 import calendarsEn from './calendars.en.json';
+import clientsDe from './clients.de.json';
+import clientsEn from './clients.en.json';
 import coursesDe from './courses.de.json';
 import coursesEn from './courses.en.json';
 import de from './de.json';
@@ -22,6 +24,7 @@ import syncCentreEn from './syncCentre.en.json';
 const german = {
   ...de,
   calendars: calendarsDe,
+  clients: clientsDe,
   courses: coursesDe,
   hours: hoursDe,
   notifications: notificationsDe,
@@ -32,6 +35,7 @@ const german = {
 const english = {
   ...en,
   calendars: calendarsEn,
+  clients: clientsEn,
   courses: coursesEn,
   hours: hoursEn,
   notifications: notificationsEn,

@@ -11,6 +11,7 @@ import { SyncIndicator } from '../components/SyncIndicator';
 import { useQuery } from '../data';
 import { dialogOpen, focusWhenShown } from '../keyboard';
 import { CalendarsWorkspace } from './calendars/CalendarsWorkspace';
+import { ClientsWorkspace } from './clients/ClientsWorkspace';
 import { ClientDialog } from './courses/ClientDialog';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
 import { useCoursesUi } from './courses/state';
@@ -182,6 +183,8 @@ export function Shell({ state }: { state: AppState }) {
           <CalendarsWorkspace />
         ) : workspace === 'reference' ? (
           <ReferenceWorkspace />
+        ) : workspace === 'clients' ? (
+          <ClientsWorkspace onOpenCourse={openCourse} />
         ) : (
           <PersonnelWorkspace />
         )}

@@ -61,6 +61,7 @@ export const reads = {
     'participations',
     'replica_meta',
   ],
+  'courses.trainers': ['course_trainers', 'users'],
   'courses.get': [
     'addresses',
     'clients',
@@ -76,7 +77,17 @@ export const reads = {
   ],
   'clients.list': ['client_participants', 'clients'],
   'clients.participants': ['client_participants'],
-  'clients.get': ['addresses', 'client_participants', 'clients', 'courses', 'participations'],
+  'clients.get': [
+    'addresses',
+    'client_participants',
+    'clients',
+    'confirmations',
+    'course_dates',
+    'course_types',
+    'courses',
+    'participations',
+    'sync_state',
+  ],
   'companies.list': ['companies', 'uvts'],
 } as const satisfies Reads;
 

@@ -201,6 +201,7 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'reference.get': {},
   'clients.list': { search: 'B' },
   'clients.participants': { clientId: '1' },
+  'courses.trainers': {},
   'clients.get': { id: '1' },
   'companies.list': { search: 'Bau', limit: 5 },
   'forms.list': { typ: 'k', id: '1' },

@@ -43,14 +43,23 @@ const listColumns = [
 
 /**
  * The filters courses.list and courses.days share, over `courses c`: a trainer (`self`: the
- * signed-in user; unknown yet: nobody) and a search anywhere in the title or the course number,
+ * signed-in user; unknown yet: nobody), course type and client (courses.list's only), and a
+ * search anywhere in the title or the course number,
  * ignoring case and diacritics ("2026-46" and "fb-2026" find "EH-FB-2026-46").
  */
 function courseConditions(
-  args: { trainerId?: string | undefined; search?: string | undefined },
+  args: {
+    trainerId?: string | undefined;
+    search?: string | undefined;
+    courseTypeId?: string | undefined;
+    clientId?: string | undefined;
+  },
   selfId: string | null,
 ) {
   const conditions = [sql`1`];
+  // Plain equalities on the course's own columns: they narrow the date index's range.
+  if (args.courseTypeId) conditions.push(sql`c.course_type_id = ${args.courseTypeId}`);
+  if (args.clientId) conditions.push(sql`c.client_id = ${args.clientId}`);
   if (args.trainerId) {
     const trainerId = args.trainerId === 'self' ? (selfId ?? '') : args.trainerId;
     conditions.push(
@@ -91,6 +100,29 @@ export async function listCourses(
     .offset(args.offset)
     .execute();
   return { total, items: items.map((i) => ({ ...i, participants: Number(i.participants) })) };
+}
+
+/** The people who train a course of the replica, by name; those unknown by name last. */
+export async function listCourseTrainers(
+  db: Kysely<Database>,
+): Promise<QueryResults['courses.trainers']> {
+  const rows = await db
+    .selectFrom('course_trainers as ct')
+    .leftJoin('users as u', 'u.id', 'ct.user_id')
+    .select([
+      'ct.user_id as id',
+      sql<
+        string | null
+      >`CASE WHEN u.id IS NULL THEN NULL ELSE u.nachname || ', ' || u.vorname END`.as('name'),
+      (eb) => eb.fn.countAll<number>().as('courses'),
+    ])
+    .groupBy('ct.user_id')
+    .orderBy(sql`u.id IS NULL`)
+    .orderBy(sql`u.nachname COLLATE NOCASE`)
+    .orderBy(sql`u.vorname COLLATE NOCASE`)
+    .orderBy('ct.user_id')
+    .execute();
+  return rows.map((row) => ({ ...row, courses: Number(row.courses) }));
 }
 
 /**
@@ -160,6 +192,7 @@ export function getCourse(db: Kysely<Database>, sqlite: Sqlite, id: string): Cou
         'c.base as base',
         'c.pending as pending',
         'c.client_id as clientId',
+        'c.location_id as locationId',
         'a.base as locationBase',
       ])
       .where('c.id', '=', key),
@@ -208,7 +241,9 @@ export function getCourse(db: Kysely<Database>, sqlite: Sqlite, id: string): Cou
     dates,
     location: course.locationBase
       ? currentAttributes({ base: course.locationBase, pending: null })
-      : null,
+      : course.locationId
+        ? queuedLocation(sqlite, id, course.locationId)
+        : null,
     client: client ?? null,
     trainers,
     customfields: courseCustomfields(sqlite, db, id),
@@ -346,6 +381,33 @@ function queuedCompanyName(
     };
     const company = args.included?.find((item) => item.type === 'company' && item.id === companyId);
     if (typeof company?.attributes?.name === 'string') return company.attributes.name;
+  }
+  return null;
+}
+
+/**
+ * A course created here with a new location: the address lives only in the queued create's
+ * `included` until the service has it, so that the course shows its place at once.
+ */
+export function queuedLocation(
+  sqlite: Sqlite,
+  courseId: string,
+  locationId: string,
+): Record<string, unknown> | null {
+  const queued = prepared(
+    sqlite,
+    "SELECT args FROM outbox WHERE record_type = 'course' AND record_id = ? AND state <> 'done' ORDER BY id DESC",
+  )
+    .pluck()
+    .all(courseId) as string[];
+  for (const text of queued) {
+    const args = JSON.parse(text) as {
+      included?: { type?: string; id?: string; attributes?: Record<string, unknown> }[];
+    };
+    const address = args.included?.find(
+      (item) => item.type === 'address' && item.id === locationId,
+    );
+    if (address?.attributes) return address.attributes;
   }
   return null;
 }

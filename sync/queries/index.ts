@@ -1,7 +1,19 @@
 // Answers the contract's queries from the replica alone, with no network.
-import { serviceDay, type ParsedQueryArgs, type QueryName, type QueryResults } from '../contract';
+import {
+  isLocalId,
+  serviceDay,
+  type ParsedQueryArgs,
+  type QueryName,
+  type QueryResults,
+} from '../contract';
 import type { Replica } from '../db/open';
-import { getCourse, listCourseDays, listCourses, listParticipations } from './courses';
+import {
+  getCourse,
+  listCourseDays,
+  listCourses,
+  listCourseTrainers,
+  listParticipations,
+} from './courses';
 import { hourSuggestions, hoursSummary, hoursYears, listHours, listOccasions } from './hours';
 import {
   calendarIcalUrl,
@@ -36,6 +48,13 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
   const selfId = () =>
     (sqlite.prepare("SELECT value FROM replica_meta WHERE key = 'self_id'").pluck().get() as
       string | undefined) ?? null;
+  // A screen may still hold a record's temporary id after the service accepted it (a course
+  // created offline, open while it is sent): its service id, as the outbox translates writes.
+  const known = (id: string) =>
+    isLocalId(id)
+      ? ((sqlite.prepare('SELECT service_id FROM id_map WHERE local_id = ?').pluck().get(id) as
+          string | undefined) ?? id)
+      : id;
   const handlers: Handlers = {
     'personnel.list': (args) => listPersonnel(db, args),
     'personnel.get': (args) => getPerson(db, sqlite, args.id),
@@ -44,8 +63,10 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'personnel.due': (args) => listDue(sqlite, { ...args, today: args.today ?? serviceDay(now()) }),
     'courses.list': (args) => listCourses(db, args, selfId()),
     'courses.days': (args) => listCourseDays(db, args, selfId()),
-    'courses.get': (args) => getCourse(db, sqlite, args.id),
-    'participations.list': (args) => listParticipations(db, sqlite, args),
+    'courses.get': (args) => getCourse(db, sqlite, known(args.id)),
+    'courses.trainers': () => listCourseTrainers(db),
+    'participations.list': (args) =>
+      listParticipations(db, sqlite, { ...args, courseId: known(args.courseId) }),
     'hours.list': (args) => listHours(db, args, selfId()),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),
     'hours.types': (args) => listHourTypes(db, args),
@@ -59,7 +80,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'reference.get': () => referenceData(db),
     'clients.list': (args) => listClients(db, args),
     'clients.participants': (args) => listClientParticipants(db, args),
-    'clients.get': (args) => getClient(db, args.id),
+    'clients.get': (args) => getClient(db, sqlite, args.id),
     'companies.list': (args) => listCompanies(db, args),
     'forms.list': (args) => listForms(db, args),
     'forms.all': () => listAllForms(db),

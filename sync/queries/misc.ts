@@ -12,6 +12,8 @@ import {
   type RowOf,
   type WrittenReaders,
 } from './record';
+import { queuedLocation } from './courses';
+import { confirmedAt } from './freshness';
 import { peopleMatching } from './personnel';
 
 /** A calendars.list item's columns, of the calendars not deleted here. */
@@ -411,6 +413,7 @@ export async function search(
 
 export async function getClient(
   db: Kysely<Database>,
+  sqlite: Sqlite,
   id: string,
 ): Promise<QueryResults['clients.get']> {
   const client = await db
@@ -419,6 +422,8 @@ export async function getClient(
       'id',
       'name',
       'city',
+      'base',
+      'pending',
       sql<number>`(SELECT count(*) FROM client_participants WHERE client_id = ${id})`.as(
         'participants',
       ),
@@ -429,13 +434,20 @@ export async function getClient(
   const courses = await db
     .selectFrom('courses as c')
     .leftJoin('addresses as a', 'a.id', 'c.location_id')
+    .leftJoin('course_types as t', 't.id', 'c.course_type_id')
     .select([
       'c.id as id',
       'c.course_number as courseNumber',
       'c.title as title',
+      't.name as courseType',
+      'c.status as status',
+      'c.local_state as localState',
       'c.first_date as firstDate',
       'c.last_date as lastDate',
+      sql<number>`(SELECT count(*) FROM course_dates d WHERE d.course_id = c.id)`.as('dates'),
       'a.city as city',
+      'a.base as addressBase',
+      'c.location_id as locationId',
     ])
     .where('c.local_state', 'is distinct from', 'deleted')
     .where((eb) =>
@@ -456,7 +468,44 @@ export async function getClient(
     .orderBy('c.first_date')
     .orderBy('c.id')
     .execute();
-  return { ...client, participants: Number(client.participants), courses };
+  const { base, pending, ...fields } = client;
+  return {
+    ...fields,
+    participants: Number(client.participants),
+    attributes: currentAttributes({ base, pending }),
+    confirmedAt: confirmedAt(sqlite, 'client', id, 'clients'),
+    courses: courses.map(({ addressBase, locationId, ...course }) => {
+      // A course created here with a new place has it in its queued create only.
+      const place = addressBase
+        ? currentAttributes({ base: addressBase, pending: null })
+        : locationId && course.localState === 'created'
+          ? queuedLocation(sqlite, course.id, locationId)
+          : null;
+      return {
+        ...course,
+        city: course.city ?? (typeof place?.city === 'string' ? place.city : null),
+        dates: Number(course.dates),
+        address: place ? placeLine(place) : null,
+      };
+    }),
+  };
+}
+
+const wordOf = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+
+/** An address in one line: description, street (or street name and number), postal code and town. */
+export function placeLine(address: Record<string, unknown>): string | null {
+  const street =
+    wordOf(address.street) ??
+    ([wordOf(address.street_name), wordOf(address.street_number)].filter(Boolean).join(' ') ||
+      null);
+  const town = [wordOf(address.postal_code), wordOf(address.city)].filter(Boolean).join(' ');
+  return (
+    [wordOf(address.description), street, wordOf(address.address_addition), town]
+      .filter(Boolean)
+      .join(', ') || null
+  );
 }
 
 /**

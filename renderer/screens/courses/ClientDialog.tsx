@@ -1,12 +1,15 @@
 // A client as search everything opens it: its name and place, how many of its participants the
 // replica knows, and its courses (as the service's /clients/{id}/courses means them, as far as
-// the replica holds them), each a button that opens the course in the courses workspace.
+// the replica holds them), each a button that opens the course in the courses workspace. The
+// courses' list (ClientCourses) is the clients workspace's too.
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { useQuery } from '../../data';
 import { errorText } from '../../errors';
+import type { QueryResults } from '../../contract';
 import { formatDate } from '../../format';
+import { NotSent } from './bits';
 import './courses.css';
 
 export function ClientDialog(props: {
@@ -42,7 +45,6 @@ function ClientBody({
 }) {
   const { t, i18n } = useTranslation();
   const client = useQuery('clients.get', { id: clientId });
-  const day = (value: string | null) => (value ? formatDate(value, i18n.language) : '');
   return (
     <div data-testid="client-dialog">
       <h2 id={titleId}>{client.data?.name?.trim() || t('courses.client.unnamed')}</h2>
@@ -63,41 +65,7 @@ function ClientBody({
               .join(' · ')}
           </p>
           <h3>{t('courses.client.courses')}</h3>
-          {client.data.courses.length === 0 ? (
-            <p className="muted">{t('courses.client.noCourses')}</p>
-          ) : (
-            <ul className="client-courses">
-              {client.data.courses.map((course, index) => (
-                <li key={course.id}>
-                  <button
-                    type="button"
-                    // The courses come after the dialog opened: the first takes the focus, so
-                    // Enter opens it.
-                    autoFocus={index === 0}
-                    className="client-course"
-                    data-testid="client-course"
-                    onClick={() => onOpenCourse(course.id)}
-                  >
-                    <span className="client-course-title">
-                      {[course.courseNumber, course.title?.trim() || t('courses.untitled')]
-                        .filter(Boolean)
-                        .join(' ')}
-                    </span>
-                    <span className="muted">
-                      {[
-                        [day(course.firstDate), day(course.lastDate)]
-                          .filter((value, index, all) => value && all.indexOf(value) === index)
-                          .join(' – '),
-                        course.city,
-                      ]
-                        .filter(Boolean)
-                        .join(' · ')}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ClientCourses courses={client.data.courses} onOpenCourse={onOpenCourse} focusFirst />
         </>
       ) : (
         <p role="status">{t('courses.client.loading')}</p>
@@ -108,5 +76,69 @@ function ClientBody({
         </button>
       </div>
     </div>
+  );
+}
+
+type ClientCourse = NonNullable<QueryResults['clients.get']>['courses'][number];
+
+/**
+ * A client's courses (as the service's /clients/{id}/courses means them, as far as the replica
+ * holds them): number and title, then days, course type and place; each a button that opens the
+ * course. The dialog and the clients workspace show them alike.
+ */
+export function ClientCourses({
+  courses,
+  onOpenCourse,
+  focusFirst = false,
+}: {
+  courses: ClientCourse[];
+  onOpenCourse(courseId: string): void;
+  /** The first takes the focus once the courses came (the dialog: Enter opens it). */
+  focusFirst?: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const day = (value: string | null) => (value ? formatDate(value, i18n.language) : '');
+  if (courses.length === 0) return <p className="muted">{t('courses.client.noCourses')}</p>;
+  return (
+    <ul className="client-courses">
+      {courses.map((course, index) => (
+        <li key={course.id}>
+          <button
+            type="button"
+            autoFocus={focusFirst && index === 0}
+            className="client-course"
+            data-testid="client-course"
+            data-course-id={course.id}
+            onClick={() => onOpenCourse(course.id)}
+          >
+            <span className="client-course-title">
+              {[course.courseNumber, course.title?.trim() || t('courses.untitled')]
+                .filter(Boolean)
+                .join(' ')}
+              {course.localState ? (
+                <>
+                  {' '}
+                  <NotSent state={course.localState} />
+                </>
+              ) : null}
+            </span>
+            <span className="muted">
+              {[
+                [day(course.firstDate), day(course.lastDate)]
+                  .filter((value, index, all) => value && all.indexOf(value) === index)
+                  .join(' – '),
+                course.dates > 1 ? t('courses.office.days', { count: course.dates }) : null,
+                course.courseType,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </span>
+            {(course.address ?? course.city) ? (
+              <span className="muted client-course-place">{course.address ?? course.city}</span>
+            ) : null}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,6 +1,7 @@
-// The trainer's courses: the filter bar, the list of course dates and the open course beside it
-// (two panes on a wide window) or instead of it (one pane, with a way back). Shortcuts: "/" or
-// Ctrl+F the search, Escape or Alt+Left back from the course to the list.
+// The courses: the office's (every course, OfficeCourses.tsx) when the replica syncs with the
+// office profile, else the trainer's: the filter bar, the list of course dates and the open
+// course beside it (two panes on a wide window) or instead of it (one pane, with a way back).
+// Shortcuts: "/" or Ctrl+F the search, Escape or Alt+Left back from the course to the list.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../components/DateTimeFields';
@@ -11,9 +12,10 @@ import { errorText } from '../../errors';
 import { dialogOpen, isTyping } from '../../keyboard';
 import { formatDate, serviceDay } from '../../format';
 import { useFill } from '../../layout';
-import { useApp, useSync, useTablesVersion } from '../../stores';
+import { useApp, useSettings, useSync, useTablesVersion } from '../../stores';
 import { CourseDetail } from './CourseDetail';
 import { CourseList, type CourseListHandle } from './CourseList';
+import { OfficeCourses } from './OfficeCourses';
 import { addDays, addMonths, useCoursesUi } from './state';
 import { useCourseDays, type DaysFilter } from './useCourseDays';
 import './courses.css';
@@ -24,6 +26,14 @@ const DAYS_BACK = 14;
 const DEFAULT_MONTHS_AHEAD = 3;
 
 export function CoursesWorkspace() {
+  // The replica's profile; before sync.status is read, the settings' (what the next sync uses).
+  const replicaProfile = useSync((store) => store.status?.profile);
+  const chosen = useSettings((store) => store.settings?.profile);
+  const office = (replicaProfile ?? chosen) === 'office';
+  return office ? <OfficeCourses /> : <TrainerCourses />;
+}
+
+function TrainerCourses() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const bridge = useApp((store) => store.bridge);

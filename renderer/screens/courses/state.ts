@@ -11,6 +11,18 @@ export interface CourseFilter {
   mine: boolean | null;
 }
 
+/** The office's filter of all courses (one row per course). */
+export interface OfficeCourseFilter {
+  search: string;
+  /** YYYY-MM-DD; '' = open. */
+  from: string;
+  until: string;
+  /** '' = any. */
+  trainerId: string;
+  courseTypeId: string;
+  clientId: string;
+}
+
 export interface OpenCourse {
   courseId: string;
   /** The date row it was opened from (the list marks it). */
@@ -22,10 +34,14 @@ interface CoursesUi {
   /** The date range has been set (the defaults, or by the person): the list may be read. */
   rangeSet: boolean;
   open: OpenCourse | null;
+  office: OfficeCourseFilter;
+  /** The office's date range has been set (the defaults, or by the person). */
+  officeRangeSet: boolean;
   /** A course's facts unfolded (folded to one line by default: the participants come first). */
   factsOpen: boolean;
   setFilter(change: Partial<CourseFilter>): void;
   setOpen(open: OpenCourse | null): void;
+  setOffice(change: Partial<OfficeCourseFilter>): void;
   setFactsOpen(open: boolean): void;
 }
 
@@ -33,6 +49,8 @@ export const useCoursesUi = create<CoursesUi>()((set) => ({
   filter: { search: '', from: '', until: '', mine: null },
   rangeSet: false,
   open: null,
+  office: { search: '', from: '', until: '', trainerId: '', courseTypeId: '', clientId: '' },
+  officeRangeSet: false,
   factsOpen: false,
   setFilter: (change) =>
     set((state) => ({
@@ -40,6 +58,12 @@ export const useCoursesUi = create<CoursesUi>()((set) => ({
       rangeSet: state.rangeSet || change.from !== undefined || change.until !== undefined,
     })),
   setOpen: (open) => set({ open }),
+  setOffice: (change) =>
+    set((state) => ({
+      office: { ...state.office, ...change },
+      officeRangeSet:
+        state.officeRangeSet || change.from !== undefined || change.until !== undefined,
+    })),
   setFactsOpen: (factsOpen) => set({ factsOpen }),
 }));
 
