@@ -35,6 +35,8 @@ export type {
   FeedState,
   UpdateState,
   ReadCallName,
+  AreaStatus,
+  FormObjectType,
 } from '../sync/contract';
 export {
   CALL_READS,
@@ -45,6 +47,7 @@ export {
   FIELD_TYPES,
   PARTICIPATION_STATUSES,
   PERSON_STATUSES,
+  FORM_OBJECT_TYPES,
   ANLASS_TYPES,
   isLocalId,
   SERVICE_ZONE,

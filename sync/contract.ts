@@ -53,6 +53,10 @@ const hoursFilter = {
   freigegeben: z.boolean().optional(),
 };
 
+/** The objects a form belongs to (the interface's letters): service, appointment, course, material, person. */
+export const FORM_OBJECT_TYPES = ['d', 't', 'k', 'm', 'u'] as const;
+export type FormObjectType = (typeof FORM_OBJECT_TYPES)[number];
+
 export const PERSON_STATUSES = ['aktiv', 'eingeschraenkt', 'extern', 'gesperrt'] as const;
 
 export const queries = {
@@ -195,7 +199,17 @@ export const queries = {
     search: z.string().max(100).optional(),
     limit: z.number().int().min(1).max(200).default(20),
   }),
-  'forms.list': z.object({ typ: z.enum(['d', 't', 'k', 'm', 'u']), id }),
+  'forms.list': z.object({ typ: z.enum(FORM_OBJECT_TYPES), id }),
+  /**
+   * Every form the replica holds, by the object it belongs to (d service, t appointment, k course,
+   * m material, u person), each object with its name where the replica knows it.
+   */
+  'forms.all': z.object({}),
+  /**
+   * The private calendar feed's events (as its last readable fetch left them) whose first day, as
+   * the service means days (Europe/Berlin), is from..until (both included), by start.
+   */
+  'feed.events': z.object({ from: calendarDay, until: calendarDay }),
   /** One search box (Ctrl+K) over people, courses, participants, occasions and clients. */
   search: z.object({
     text: z.string().min(1).max(100),
@@ -494,7 +508,19 @@ export interface QueryResults {
     organisation: Record<string, unknown> | null;
     user: Record<string, unknown> | null;
     courseTypes: { id: string; name: string | null; shortName: string | null }[];
-    uvts: { id: string; name: string | null; shortName: string | null; favorite: boolean }[];
+    /**
+     * The UVTs the replica knows: those /uvts lists (with the setting "select favorites" only the
+     * favourites; `favorite` as the service says) and those a participation names (a sync keeps
+     * every UVT a row points at), by name; `known` false: named by a company only, the service
+     * offered the UVT itself nowhere (its name unknown here), listed last.
+     */
+    uvts: {
+      id: string;
+      name: string | null;
+      shortName: string | null;
+      favorite: boolean;
+      known: boolean;
+    }[];
     taxRates: {
       id: string;
       bezeichnung: string | null;
@@ -536,6 +562,31 @@ export interface QueryResults {
     }[];
   } | null;
   'forms.list': { titel: string | null; aktion: unknown }[];
+  'forms.all': {
+    typ: FormObjectType;
+    id: string;
+    /** The object's name as the replica knows it (course number and title, a person's name); null: unknown here. */
+    label: string | null;
+    forms: { titel: string | null; aktion: unknown }[];
+  }[];
+  'feed.events': {
+    uid: string;
+    recurrenceId: string;
+    summary: string | null;
+    description: string | null;
+    location: string | null;
+    categories: string | null;
+    status: string | null;
+    allDay: boolean;
+    /** Timed: an instant (ISO, UTC); all day: the first day, YYYY-MM-DD. */
+    startsAt: string;
+    /** Timed: an instant; all day: the day after the last (exclusive, as iCalendar's DTEND). */
+    endsAt: string | null;
+    /** The first day (Europe/Berlin), YYYY-MM-DD. */
+    startDay: string;
+    /** The event repeats (its RRULE is kept, not expanded: shown on its first day). */
+    recurring: boolean;
+  }[];
   'companies.list': {
     id: string;
     name: string | null;

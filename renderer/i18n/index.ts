@@ -2,6 +2,8 @@
 // a workspace's own strings in <workspace>.de.json / .en.json beside them (under its key).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import calendarsDe from './calendars.de.json';
+import calendarsEn from './calendars.en.json';
 import clientsDe from './clients.de.json';
 import clientsEn from './clients.en.json';
 import coursesDe from './courses.de.json';
@@ -16,27 +18,33 @@ import notificationsDe from './notifications.de.json';
 import notificationsEn from './notifications.en.json';
 import personnelDe from './personnel.de.json';
 import personnelEn from './personnel.en.json';
+import referenceDe from './reference.de.json';
+import referenceEn from './reference.en.json';
 import syncCentreDe from './syncCentre.de.json';
 import syncCentreEn from './syncCentre.en.json';
 
 const german = {
   ...de,
+  calendars: calendarsDe,
   clients: clientsDe,
   courses: coursesDe,
   hours: hoursDe,
   hoursOffice: hoursOfficeDe,
   notifications: notificationsDe,
   personnel: personnelDe,
+  reference: referenceDe,
   syncCentre: syncCentreDe,
 };
 const english = {
   ...en,
+  calendars: calendarsEn,
   clients: clientsEn,
   courses: coursesEn,
   hours: hoursEn,
   hoursOffice: hoursOfficeEn,
   notifications: notificationsEn,
   personnel: personnelEn,
+  reference: referenceEn,
   syncCentre: syncCentreEn,
 };
 

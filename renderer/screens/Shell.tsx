@@ -10,6 +10,7 @@ import { SignOutDialog } from '../components/SignOutDialog';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { useQuery } from '../data';
 import { dialogOpen, focusWhenShown } from '../keyboard';
+import { CalendarsWorkspace } from './calendars/CalendarsWorkspace';
 import { ClientsWorkspace } from './clients/ClientsWorkspace';
 import { ClientDialog } from './courses/ClientDialog';
 import { CoursesWorkspace } from './courses/CoursesWorkspace';
@@ -18,6 +19,7 @@ import { HoursWorkspace } from './hours/HoursWorkspace';
 import { NotificationsWorkspace } from './notifications/NotificationsWorkspace';
 import { useHoursUi } from './hours/state';
 import { PersonnelWorkspace } from './personnel/PersonnelWorkspace';
+import { ReferenceWorkspace } from './reference/ReferenceWorkspace';
 import { usePersonnelUi } from './personnel/state';
 import { NAV_GROUPS, useVisibleWorkspaces, type Workspace } from './navigation';
 import { Settings } from './Settings';
@@ -177,6 +179,10 @@ export function Shell({ state }: { state: AppState }) {
           <SyncCentre />
         ) : workspace === 'settings' ? (
           <Settings state={state} />
+        ) : workspace === 'calendars' ? (
+          <CalendarsWorkspace />
+        ) : workspace === 'reference' ? (
+          <ReferenceWorkspace />
         ) : workspace === 'clients' ? (
           <ClientsWorkspace onOpenCourse={openCourse} />
         ) : (

@@ -22,8 +22,10 @@ export const WORKSPACE_ENTRIES = [
   { id: 'courses', key: 1, group: 'work', area: 'courses' },
   { id: 'hours', key: 2, group: 'work', area: 'hours' },
   { id: 'notifications', key: 3, group: 'work', area: 'notifications' },
+  { id: 'calendars', key: 4, group: 'work', area: 'calendars' },
   { id: 'personnel', key: 5, group: 'office', area: 'personnel', office: true },
   { id: 'clients', key: 6, group: 'office', area: 'courses', office: true },
+  { id: 'reference', key: 7, group: 'office', office: true },
   { id: 'syncCenter', key: 8, group: 'system' },
   { id: 'settings', key: 9, group: 'system' },
 ] as const satisfies readonly WorkspaceEntry[];

@@ -207,6 +207,8 @@ const validQueries: { [N in QueryName]: QueryArgs<N> } = {
   'clients.get': { id: '1' },
   'companies.list': { search: 'Bau', limit: 5 },
   'forms.list': { typ: 'k', id: '1' },
+  'forms.all': {},
+  'feed.events': { from: '2026-01-01', until: '2026-01-07' },
   search: { text: 'An', limit: 5 },
   'sync.status': {},
   'sync.quarantine': { limit: 5 },

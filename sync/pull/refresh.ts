@@ -1,5 +1,5 @@
 // On-demand refresh (DESIGN rule 15): a screen that opens a course, a person or a client asks for
-// that parent's per-parent collections now, ahead of the rotation and outside the sync's budget;
+// that parent's per-parent collections now (a course's forms among them), ahead of the rotation and outside the sync's budget;
 // at most once a minute per item, and one request set at a time per item.
 import type { ApiClient } from '../api';
 import { ApiError } from '../api';
@@ -10,6 +10,7 @@ import { prepared } from '../db/statements';
 import { RequestBudget } from './budget';
 import { refreshClientParticipants } from './collections/client-participants';
 import { refreshCustomfields, refreshParticipations } from './collections/courses';
+import { formOwnerKey, refreshForms } from './collections/forms';
 import { refreshPersonDetails } from './collections/person-details';
 import { refreshEndpointTrainings } from './collections/personal';
 import {
@@ -109,7 +110,15 @@ async function refreshOnce(
 async function fetchParent(ctx: PullContext, kind: RefreshKind, id: string): Promise<boolean> {
   const lists: (() => Promise<unknown>)[] =
     kind === 'course'
-      ? [() => refreshParticipations(ctx, id, true), () => refreshCustomfields(ctx, id, true)]
+      ? [
+          () => refreshParticipations(ctx, id, true),
+          () => refreshCustomfields(ctx, id, true),
+          // The course's forms, which its view shows: else they wait for the forms' rotation.
+          () =>
+            refreshForms(ctx, { typ: 'k', id }, true).then(() =>
+              confirm(ctx.replica.sqlite, 'forms', [formOwnerKey({ typ: 'k', id })], ctx.syncedAt),
+            ),
+        ]
       : kind === 'client'
         ? [() => refreshClientParticipants(ctx, id, true)]
         : [

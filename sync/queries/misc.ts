@@ -1,6 +1,6 @@
 // Smaller screens: calendars, notifications, reference data, clients, forms, search.
 import { sql, type Kysely } from 'kysely';
-import type { ParsedQueryArgs, QueryResults } from '../contract';
+import type { FormObjectType, ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { redactFeedUrl } from '../pull/feed';
 import type { Sqlite } from '../db/sqlite';
@@ -171,11 +171,20 @@ export async function referenceData(db: Kysely<Database>): Promise<QueryResults[
       .select(['id', 'name', 'short_name as shortName'])
       .orderBy('name')
       .execute(),
-    db
-      .selectFrom('uvts')
-      .select(['id', 'name', 'short_name as shortName', 'favorite'])
-      .orderBy('name')
-      .execute(),
+    // The UVTs held, and those only a company names (the service offered them nowhere).
+    sql<{
+      id: string;
+      name: string | null;
+      shortName: string | null;
+      favorite: number | null;
+      known: number;
+    }>`SELECT u.id, u.name, u.short_name AS shortName, u.favorite, 1 AS known FROM uvts u
+       UNION ALL
+       SELECT DISTINCT c.uvt_id, NULL, NULL, NULL, 0 FROM companies c
+       WHERE c.uvt_id IS NOT NULL AND c.uvt_id NOT IN (SELECT id FROM uvts)
+       ORDER BY known DESC, name COLLATE NOCASE, id`
+      .execute(db)
+      .then((result) => result.rows),
     db
       .selectFrom('steuersaetze')
       .select(['id', 'bezeichnung', 'satz', 'gueltig_ab as gueltigAb'])
@@ -189,7 +198,11 @@ export async function referenceData(db: Kysely<Database>): Promise<QueryResults[
     // The user-info is a plain JSON document, stored whole as its base.
     user: user ? (JSON.parse(user.base) as Record<string, unknown>) : null,
     courseTypes,
-    uvts: uvts.map((u) => ({ ...u, favorite: u.favorite === 1 })),
+    uvts: uvts.map((u) => ({
+      ...u,
+      favorite: u.favorite === 1,
+      known: u.known === 1,
+    })),
     taxRates,
   };
 }
@@ -249,6 +262,95 @@ export async function listForms(
   return rows.map((r) => ({
     titel: r.titel,
     aktion: r.aktion ? (JSON.parse(r.aktion) as unknown) : null,
+  }));
+}
+
+/** Every form of the replica by its object (forms.all): courses and people named, by kind and name. */
+export async function listAllForms(db: Kysely<Database>): Promise<QueryResults['forms.all']> {
+  const rows = await db
+    .selectFrom('formulare as f')
+    .leftJoin('courses as c', (join) =>
+      join.onRef('c.id', '=', 'f.objekt_id').on('f.objekt_typ', '=', 'k'),
+    )
+    .leftJoin('users as u', (join) =>
+      join.onRef('u.id', '=', 'f.objekt_id').on('f.objekt_typ', '=', 'u'),
+    )
+    .select([
+      'f.objekt_typ as typ',
+      'f.objekt_id as id',
+      'f.titel as titel',
+      'f.aktion as aktion',
+      sql<string | null>`CASE f.objekt_typ
+        WHEN 'k' THEN nullif(trim(coalesce(c.course_number, '') || ' ' || coalesce(c.title, '')), '')
+        WHEN 'u' THEN nullif(trim(coalesce(u.vorname, '') || ' ' || coalesce(u.nachname, '')), '')
+        END`.as('label'),
+    ])
+    .orderBy(sql`instr('kudtm', f.objekt_typ)`)
+    .orderBy(sql`label IS NULL`)
+    .orderBy(sql`label COLLATE NOCASE`)
+    .orderBy('f.objekt_id')
+    .orderBy('f.position')
+    .execute();
+  const objects: QueryResults['forms.all'] = [];
+  for (const row of rows) {
+    const last = objects.at(-1);
+    const form = {
+      titel: row.titel,
+      aktion: row.aktion ? (JSON.parse(row.aktion) as unknown) : null,
+    };
+    if (last && last.typ === row.typ && last.id === row.id) last.forms.push(form);
+    else
+      objects.push({
+        typ: row.typ as FormObjectType,
+        id: row.id,
+        label: row.label,
+        forms: [form],
+      });
+  }
+  return objects;
+}
+
+/** The private feed's events whose first day is in the range (feed.events), by start. */
+export async function listFeedEvents(
+  db: Kysely<Database>,
+  args: ParsedQueryArgs<'feed.events'>,
+): Promise<QueryResults['feed.events']> {
+  const rows = await db
+    .selectFrom('feed_events')
+    .select([
+      'uid',
+      'recurrence_id',
+      'summary',
+      'description',
+      'location',
+      'categories',
+      'status',
+      'all_day',
+      'starts_at',
+      'ends_at',
+      'start_day',
+      'rrule',
+    ])
+    .where('start_day', '>=', args.from)
+    .where('start_day', '<=', args.until)
+    .orderBy('start_day')
+    .orderBy('all_day', 'desc')
+    .orderBy('starts_at')
+    .orderBy('uid')
+    .execute();
+  return rows.map((r) => ({
+    uid: r.uid,
+    recurrenceId: r.recurrence_id,
+    summary: r.summary,
+    description: r.description,
+    location: r.location,
+    categories: r.categories,
+    status: r.status,
+    allDay: r.all_day === 1,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    startDay: r.start_day,
+    recurring: r.rrule !== null && r.rrule !== '',
   }));
 }
 

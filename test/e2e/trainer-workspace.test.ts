@@ -57,7 +57,14 @@ const idOf = (resource: Resource, name: string): string | null =>
   null;
 
 /** What a trainer's navigation offers (renderer/screens/navigation.ts), in its order. */
-const TRAINER_WORKSPACES = ['courses', 'hours', 'notifications', 'syncCenter', 'settings'];
+const TRAINER_WORKSPACES = [
+  'courses',
+  'hours',
+  'notifications',
+  'calendars',
+  'syncCenter',
+  'settings',
+];
 
 describe.skipIf(!haveChromium)('the trainer’s workspace in Chromium', () => {
   let sandbox: RunningSandbox;

@@ -43,6 +43,16 @@ describe('the navigation', () => {
     expect(ids({ profile: 'office', unavailableAreas: [partial] })).toContain('personnel');
   });
 
+  it('offers Kalender to whoever may use calendars, Stammdaten to the office only', () => {
+    expect(ids({ profile: 'trainer', unavailableAreas: [] })).toContain('calendars');
+    expect(ids({ profile: 'trainer', unavailableAreas: [] })).not.toContain('reference');
+    expect(ids({ profile: 'office', unavailableAreas: [] })).toContain('reference');
+    const refusedCalendars = [refused('calendars', 'forbidden')];
+    expect(ids({ profile: 'trainer', unavailableAreas: refusedCalendars })).not.toContain(
+      'calendars',
+    );
+  });
+
   it('gives every workspace its own Alt number from 1 to 9', () => {
     const keys = WORKSPACE_ENTRIES.map((entry) => entry.key);
     expect(new Set(keys).size).toBe(keys.length);

@@ -192,6 +192,18 @@ describe('the request budget', () => {
         ...participation,
         attributes: { ...participation.attributes, last_name: 'Frisch' },
       });
+      // A form of the course, set up on the service since: the course's view shows it at once.
+      sandbox.store.put({
+        type: 'formular',
+        id: sandbox.store.nextId('formular'),
+        attributes: {
+          titel: 'Frischer Bogen',
+          aktion: { typ: 'link', url: 'https://formulare.example/frisch', methode: 'GET' },
+          objekt_typ: 'k',
+          objekt_id: far,
+        },
+        relationships: {},
+      });
       const refresher = createRefresher({ api, replica, options: { profile: 'office' } });
       const dispatcher = createDispatcher(replica, { refresher });
       const before = await callOrThrow(dispatcher, 'courses.get', { id: far });
@@ -199,9 +211,11 @@ describe('the request budget', () => {
 
       const refreshed = await callOrThrow(dispatcher, 'sync.refresh', { kind: 'course', id: far });
       expect(refreshed).toMatchObject({ kind: 'course', id: far, refreshed: true, gone: false });
-      expect(refreshed.requests).toBe(2); // participants and custom fields
+      expect(refreshed.requests).toBe(3); // participants, custom fields and forms
       const participants = await callOrThrow(dispatcher, 'participations.list', { courseId: far });
       expect(participants.map((p) => p.lastName)).toContain('Frisch');
+      const forms = await callOrThrow(dispatcher, 'forms.list', { typ: 'k', id: far });
+      expect(forms.map((form) => form.titel)).toContain('Frischer Bogen');
       // The screen's "as of": the older of the course's listing and its participants' refresh.
       const after = await callOrThrow(dispatcher, 'courses.get', { id: far });
       expect(after?.confirmedAt).not.toBeNull();

@@ -68,6 +68,8 @@ function samples(): Record<ReadCallName, unknown> {
     'clients.get': { id: client },
     'companies.list': { search: 'a' },
     'forms.list': { typ: 'k', id: course },
+    'forms.all': {},
+    'feed.events': { from: '2020-01-01', until: '2030-12-31' },
     search: { text: 'a' },
     'sync.status': {},
     'sync.quarantine': {},

@@ -1,10 +1,11 @@
 // One course: its facts (dates in Europe/Berlin, the place with a map link, client, trainers),
-// the participants (the work at the venue) and the custom fields. Opening it asks the core for
+// the participants (the work at the venue), the custom fields and the service's forms of it. Opening it asks the core for
 // a refresh when online and says how fresh the data is ("Stand: vor 2 Minuten"); a failed
 // refresh is said quietly, the course stays usable from the replica.
 import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../components/ExportButton';
+import { FormsSection } from '../../components/FormsSection';
 import { type CourseDetail as Course } from '../../contract';
 import { useQuery } from '../../data';
 import { errorText } from '../../errors';
@@ -115,6 +116,12 @@ export function CourseDetail(props: {
             scrollElement={pane}
           />
           <CustomFields courseId={courseId} fields={data.customfields} />
+          <FormsSection
+            typ="k"
+            id={courseId}
+            className="course-forms"
+            refreshed={refresh.phase === 'done'}
+          />
         </>
       )}
     </article>

@@ -1,10 +1,11 @@
 // One person beside the list: status, contact data and address, groups, driving licence,
 // qualifications, trainings (expired and expiring within 3 months marked), checks (last and next
-// due) and honours. Opening a person asks the core for their checks and honours now when online
+// due), honours and the service's forms of the person. Opening a person asks the core for their checks and honours now when online
 // and says how fresh they are ("Stand: vor 2 Minuten").
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormsSection } from '../../components/FormsSection';
 import type { PersonDetail as Person } from '../../contract';
 import { sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
@@ -96,6 +97,7 @@ export function PersonDetail({
       <Trainings person={data} />
       <Checks person={data} />
       <Honours person={data} />
+      <FormsSection typ="u" id={data.id} className="person-section" />
     </article>
   );
 }
