@@ -14,6 +14,7 @@ import { ensurePrivateDir } from './files';
 import { loginFailure, loopbackLogin, oauthBaseOf, type TokenSet } from './login';
 import type { HostCallHandlers, SessionContext } from './session-context';
 import type { ProfileChoice } from './profile-choice';
+import type { Sqlite } from '../db/sqlite';
 import { pendingLossOf } from './replica-calls';
 import { HostTokens, readStoredTokens } from './tokens';
 
@@ -167,6 +168,32 @@ export function createAccount(
 
   const pendingLoss = () => pendingLossOf(ctx.replica());
 
+  /**
+   * The replica is the data of the person who signed in to it: another person's login to the same
+   * service (another `sub`) starts an empty one, or is refused while the first person's changes
+   * wait to be sent (they would be lost, or sent in the wrong name). A login without a `sub` keeps
+   * the replica as it is.
+   */
+  async function claimReplica(user: { id: string; name: string }): Promise<void> {
+    if (user.id === '') return;
+    const owner = replicaOwner(ctx.replica().sqlite);
+    if (owner !== null && owner.id !== user.id) {
+      const loss = pendingLoss();
+      if (loss.pending + loss.parked > 0) {
+        setPhase(tokens ? 'signed-in' : 'signed-out');
+        const who = owner.name || owner.id;
+        const count = loss.pending + loss.parked;
+        throw new CoreFailure('not_allowed', {
+          de: `Auf diesem Computer ${count === 1 ? 'wartet noch eine Änderung' : `warten noch ${count} Änderungen`} von ${who} darauf, gesendet zu werden: bitte erst als ${who} anmelden und synchronisieren, oder beim Abmelden „Lokale Daten löschen“ wählen.`,
+          en: `${count === 1 ? 'A change' : `${count} changes`} by ${who} ${count === 1 ? 'is' : 'are'} still waiting to be sent from this computer: please sign in as ${who} and sync first, or sign out deleting the local data.`,
+        });
+      }
+      await forgetLogin();
+      await deps.dropReplica();
+    }
+    setReplicaOwner(ctx.replica().sqlite, user);
+  }
+
   async function runLogin(
     account: AccountInfo,
     open: (url: string) => Promise<void>,
@@ -200,6 +227,11 @@ export function createAccount(
     }
     if (login !== controller || deps.closing()) throw loginFailure(new Error('superseded'));
     login = null;
+    const user = {
+      ...(await userOf(account, held.accessToken)),
+      scopes: held.scope ? held.scope.split(' ').filter(Boolean) : null,
+    };
+    await claimReplica(user);
     try {
       await HostTokens.save(options.secrets, account, held);
     } catch (error) {
@@ -207,10 +239,6 @@ export function createAccount(
       setPhase(tokens ? 'signed-in' : 'signed-out');
       throw loginFailure(error);
     }
-    const user = {
-      ...(await userOf(account, held.accessToken)),
-      scopes: held.scope ? held.scope.split(' ').filter(Boolean) : null,
-    };
     ctx.saveSettings({ ...settings(), user });
     if (!account.demo) deps.profile.afterLogin(held.scope);
     signedIn(account, held);
@@ -388,6 +416,26 @@ async function followRedirects(
     return;
   }
   throw new Error(`the demo's login page redirected more than ${DEMO_REDIRECTS} times`);
+}
+
+/** Whose data the replica holds: the `sub` and name of its last login (replica_meta). */
+function replicaOwner(sqlite: Sqlite): { id: string; name: string } | null {
+  const rows = sqlite
+    .prepare("SELECT key, value FROM replica_meta WHERE key IN ('login_sub', 'login_name')")
+    .all() as { key: string; value: string }[];
+  const id = rows.find((row) => row.key === 'login_sub')?.value;
+  if (id === undefined) return null;
+  return { id, name: rows.find((row) => row.key === 'login_name')?.value ?? '' };
+}
+
+function setReplicaOwner(sqlite: Sqlite, user: { id: string; name: string }): void {
+  const upsert = sqlite.prepare(
+    'INSERT INTO replica_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+  sqlite.transaction(() => {
+    upsert.run('login_sub', user.id);
+    upsert.run('login_name', user.name);
+  })();
 }
 
 /** Who signed in: the user-info endpoint's `sub` and name (best effort; the id is enough). */
