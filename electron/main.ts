@@ -365,6 +365,8 @@ async function createWindow(): Promise<void> {
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      // Middle clicks open no window either (the open handler refuses them too).
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
       devTools: args.development,
     },
