@@ -26,7 +26,8 @@ import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './options';
 
 export type RefreshKind = RefreshResult['kind'];
 export type Refresher = (
-  args: { kind: RefreshKind; id: string },
+  /** `forPush`: the outbox's check before sending (a course's forms are not asked for then). */
+  args: { kind: RefreshKind; id: string; forPush?: boolean },
   signal?: AbortSignal,
 ) => Promise<RefreshResult>;
 
@@ -46,13 +47,17 @@ export function createRefresher(input: {
 }): Refresher {
   const options: SyncOptions = { ...DEFAULT_SYNC_OPTIONS, ...input.options };
   const running = new Map<string, Promise<RefreshResult>>();
-  return ({ kind, id }, signal) => {
+  return ({ kind, id, forPush = false }, signal) => {
     const key = `${kind}:${id}`;
     let refresh = running.get(key);
     if (!refresh) {
-      refresh = refreshOnce(input.api, input.replica, options, kind, id, signal).finally(() =>
-        running.delete(key),
-      );
+      refresh = refreshOnce(
+        input.api,
+        input.replica,
+        options,
+        { kind, id, forPush },
+        signal,
+      ).finally(() => running.delete(key));
       running.set(key, refresh);
     }
     return refresh;
@@ -63,8 +68,7 @@ async function refreshOnce(
   api: ApiClient,
   replica: Replica,
   options: SyncOptions,
-  kind: RefreshKind,
-  id: string,
+  { kind, id, forPush }: { kind: RefreshKind; id: string; forPush: boolean },
   signal?: AbortSignal,
 ): Promise<RefreshResult> {
   const scope = SCOPE[kind];
@@ -86,7 +90,7 @@ async function refreshOnce(
     const present = await countingOwnRequests(
       api,
       () => budget.observe(),
-      () => fetchParent(ctx, kind, id),
+      () => fetchParent(ctx, kind, id, forPush),
     );
     const at = now.toISOString();
     if (present) confirm(replica.sqlite, scope, [id], at);
@@ -107,17 +111,32 @@ async function refreshOnce(
  * (it is removed here too). A collection the account may not read (403) or the organisation has
  * not licensed (423) is left out; the others still come.
  */
-async function fetchParent(ctx: PullContext, kind: RefreshKind, id: string): Promise<boolean> {
+async function fetchParent(
+  ctx: PullContext,
+  kind: RefreshKind,
+  id: string,
+  forPush: boolean,
+): Promise<boolean> {
   const lists: (() => Promise<unknown>)[] =
     kind === 'course'
       ? [
           () => refreshParticipations(ctx, id, true),
           () => refreshCustomfields(ctx, id, true),
           // The course's forms, which its view shows: else they wait for the forms' rotation.
-          () =>
-            refreshForms(ctx, { typ: 'k', id }, true).then(() =>
-              confirm(ctx.replica.sqlite, 'forms', [formOwnerKey({ typ: 'k', id })], ctx.syncedAt),
-            ),
+          // Not before a push: its check is about the participants and fields being sent.
+          ...(forPush
+            ? []
+            : [
+                () =>
+                  refreshForms(ctx, { typ: 'k', id }, true).then(() =>
+                    confirm(
+                      ctx.replica.sqlite,
+                      'forms',
+                      [formOwnerKey({ typ: 'k', id })],
+                      ctx.syncedAt,
+                    ),
+                  ),
+              ]),
         ]
       : kind === 'client'
         ? [() => refreshClientParticipants(ctx, id, true)]
@@ -215,7 +234,7 @@ export async function refreshBeforePush(input: {
     for (const id of courses) {
       if (input.signal?.aborted) break;
       try {
-        await input.refresher({ kind: 'course', id }, input.signal);
+        await input.refresher({ kind: 'course', id, forPush: true }, input.signal);
       } catch {
         break;
       }
