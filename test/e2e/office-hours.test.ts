@@ -297,6 +297,8 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
     await page.getByTestId('hours-occasion').fill('Zyxdienst');
     await dialog.getByTestId('combobox-option').filter({ hasText: 'Zyxdienst' }).first().click();
     await page.getByTestId('hours-bemerkung').fill('Sanitätsdienst am Stand');
+    // Every marked field mended: the line asking to check them has gone too.
+    await expect.poll(() => page.getByTestId('hours-form-error').count()).toBe(0);
     await shot(page, 'office-hours-dialog-1366x860-de', false);
     await axe('entry for another person, de');
     await page.getByTestId('hours-save').click();

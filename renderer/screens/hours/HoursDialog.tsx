@@ -171,11 +171,12 @@ function HoursForm({
     if (!hoursTyped && ('start' in patch || 'end' in patch || 'day' in patch))
       cleared.push('stunden');
     if (cleared.some((key) => errors[key])) {
-      setErrors((all) => {
-        const next = { ...all };
-        for (const key of cleared) delete next[key];
-        return next;
-      });
+      const next = { ...errors };
+      for (const key of cleared) delete next[key];
+      setErrors(next);
+      // The last marked field mended: "check the marked fields" has nothing left to point at.
+      if (Object.keys(next).length === 0)
+        setFormError((shown) => (shown === t('hours.dialog.fixFields') ? null : shown));
     }
   };
 
