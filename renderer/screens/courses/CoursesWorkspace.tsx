@@ -4,10 +4,9 @@
 // Shortcuts: "/" or Ctrl+F the search, Escape or Alt+Left back from the course to the list.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../components/DateTimeFields';
+import { CourseSearchRange } from './CourseSearchRange';
 import { ExportButton } from '../../components/ExportButton';
 import { CALL_READS, type CourseDayItem } from '../../contract';
-import { datePattern, ISO_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
 import { dialogOpen, isTyping } from '../../keyboard';
 import { formatDate, serviceDay } from '../../format';
@@ -99,8 +98,6 @@ function TrainerCourses() {
   }, [text, filter.search, setFilter]);
 
   const rangeWrong = filter.from !== '' && filter.until !== '' && filter.from > filter.until;
-  /** A date field whose text is no day (the filter keeps its last day meanwhile). */
-  const [typedWrong, setTypedWrong] = useState({ from: false, until: false });
   const daysFilter = useMemo<DaysFilter | null>(() => {
     if (!rangeSet || rangeWrong) return null;
     return {
@@ -256,53 +253,16 @@ function TrainerCourses() {
             list.current?.focus();
           }}
         >
-          <div className="filter-search">
-            <label htmlFor="course-search" className="visually-hidden">
-              {t('courses.filter.search')}
-            </label>
-            <input
-              id="course-search"
-              ref={search}
-              type="search"
-              value={text}
-              placeholder={t('courses.filter.searchPlaceholder')}
-              aria-keyshortcuts="/ Control+F"
-              title={t('courses.filter.searchTitle')}
-              data-testid="course-filter"
-              autoComplete="off"
-              onChange={(event) => setText(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'ArrowDown') {
-                  event.preventDefault();
-                  list.current?.focus();
-                }
-              }}
-            />
-          </div>
-          <div className="filter-range">
-            {(['from', 'until'] as const).map((end) => (
-              <DateField
-                key={end}
-                label={t(`courses.filter.${end}`)}
-                value={filter[end]}
-                readBack={false}
-                className="filter-date"
-                error={
-                  typedWrong[end]
-                    ? t('courses.filter.dateWrong', { pattern: datePattern(language) })
-                    : rangeWrong && end === 'until'
-                      ? t('courses.filter.rangeWrong')
-                      : null
-                }
-                data-testid={`course-filter-${end}`}
-                onValueChange={(day) => {
-                  // The list keeps the last real day while a day is being typed.
-                  const real = day === '' || ISO_DAY.test(day);
-                  setTypedWrong((before) => ({ ...before, [end]: !real }));
-                  if (real) setFilter({ [end]: day });
-                }}
-              />
-            ))}
+          <CourseSearchRange
+            searchId="course-search"
+            searchRef={search}
+            list={list}
+            text={text}
+            onText={setText}
+            from={filter.from}
+            until={filter.until}
+            onDay={(end, day) => setFilter({ [end]: day })}
+          >
             <button
               type="button"
               className="secondary"
@@ -318,7 +278,7 @@ function TrainerCourses() {
             >
               {t('courses.filter.today')}
             </button>
-          </div>
+          </CourseSearchRange>
           <label className="check filter-mine">
             <input
               type="checkbox"

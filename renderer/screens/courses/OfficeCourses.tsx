@@ -5,11 +5,10 @@
 // N a new course, Escape or Alt+Left back to the list.
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../components/DateTimeFields';
+import { CourseSearchRange } from './CourseSearchRange';
 import { SelectField } from '../../components/Field';
 import type { CourseListItem } from '../../contract';
 import { useQuery, useWindowedQuery } from '../../data';
-import { datePattern, ISO_DAY } from '../../date-entry';
 import { errorText } from '../../errors';
 import { formatDate, formatNumber, serviceDay } from '../../format';
 import { dialogOpen, isTyping } from '../../keyboard';
@@ -55,8 +54,6 @@ export function OfficeCourses() {
     return () => window.clearTimeout(timer);
   }, [text, filter.search, setOffice]);
 
-  const rangeWrong = filter.from !== '' && filter.until !== '' && filter.from > filter.until;
-  const [typedWrong, setTypedWrong] = useState({ from: false, until: false });
   const courses = useWindowedQuery(
     'courses.list',
     {
@@ -209,53 +206,16 @@ export function OfficeCourses() {
             list.current?.focus();
           }}
         >
-          <div className="filter-search">
-            <label htmlFor="office-course-search" className="visually-hidden">
-              {t('courses.filter.search')}
-            </label>
-            <input
-              id="office-course-search"
-              ref={search}
-              type="search"
-              value={text}
-              placeholder={t('courses.filter.searchPlaceholder')}
-              aria-keyshortcuts="/ Control+F"
-              title={t('courses.filter.searchTitle')}
-              data-testid="course-filter"
-              autoComplete="off"
-              onChange={(event) => setText(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'ArrowDown') {
-                  event.preventDefault();
-                  list.current?.focus();
-                }
-              }}
-            />
-          </div>
-          <div className="filter-range">
-            {(['from', 'until'] as const).map((end) => (
-              <DateField
-                key={end}
-                label={t(`courses.filter.${end}`)}
-                value={filter[end]}
-                readBack={false}
-                className="filter-date"
-                error={
-                  typedWrong[end]
-                    ? t('courses.filter.dateWrong', { pattern: datePattern(language) })
-                    : rangeWrong && end === 'until'
-                      ? t('courses.filter.rangeWrong')
-                      : null
-                }
-                data-testid={`course-filter-${end}`}
-                onValueChange={(day) => {
-                  const real = day === '' || ISO_DAY.test(day);
-                  setTypedWrong((before) => ({ ...before, [end]: !real }));
-                  if (real) setOffice({ [end]: day });
-                }}
-              />
-            ))}
-          </div>
+          <CourseSearchRange
+            searchId="office-course-search"
+            searchRef={search}
+            list={list}
+            text={text}
+            onText={setText}
+            from={filter.from}
+            until={filter.until}
+            onDay={(end, day) => setOffice({ [end]: day })}
+          />
           <div className="office-filter-choices">
             {choice(
               'trainerId',
