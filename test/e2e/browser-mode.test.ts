@@ -9,7 +9,7 @@
 // listening and drops its connections: to the app that is exactly a service that went away,
 // while the sandbox keeps its logins (a restarted sandbox forgets every token, which would sign
 // the app out instead of letting it go back online by itself).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -255,5 +255,73 @@ describe.skipIf(!haveChromium)('browser mode in Chromium', () => {
 
     // No CSP refusal, no script error, no missing file in the whole run.
     expect(consoleErrors).toEqual([]);
+  }, 60_000);
+
+  it('the CSP refuses an inline script and remote loads; the login’s tokens are nowhere the page or the replica can reach', async () => {
+    const refused = await page.evaluate(async () => {
+      const directives: string[] = [];
+      const listen = (event: SecurityPolicyViolationEvent) =>
+        directives.push(event.effectiveDirective);
+      document.addEventListener('securitypolicyviolation', listen);
+      const script = document.createElement('script');
+      script.textContent = 'window.inlineRan = true';
+      document.body.append(script);
+      const image = document.createElement('img');
+      image.src = 'https://example.invalid/pixel.png';
+      document.body.append(image);
+      let fetched: 'answered' | 'refused' = 'refused';
+      try {
+        await fetch('https://example.invalid/');
+        fetched = 'answered';
+      } catch {
+        // Refused by connect-src before any network.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      script.remove();
+      image.remove();
+      document.removeEventListener('securitypolicyviolation', listen);
+      return {
+        ran: (window as unknown as { inlineRan?: boolean }).inlineRan === true,
+        directives,
+        fetched,
+      };
+    });
+    expect(refused.ran).toBe(false);
+    expect(refused.fetched).toBe('refused');
+    expect(refused.directives).toEqual(
+      expect.arrayContaining(['script-src-elem', 'img-src', 'connect-src']),
+    );
+    // Those refusals are the only console errors of this step.
+    consoleErrors.length = 0;
+
+    // The login as browser mode keeps it (secrets.json): its tokens are not in the page's reach
+    // (markup, storage, cookies) and not in the replica.
+    const stored = JSON.parse(
+      JSON.parse(readFileSync(join(userData, 'secrets.json'), 'utf8')).secret as string,
+    ) as Record<string, unknown>;
+    const tokens = Object.entries(stored)
+      .filter(
+        ([key, value]) => /token/i.test(key) && key !== 'tokenUrl' && typeof value === 'string',
+      )
+      .map(([, value]) => value as string)
+      .filter((value) => value.length >= 16);
+    expect(tokens.length).toBeGreaterThan(0);
+    const reachable = await page.evaluate(
+      () =>
+        document.documentElement.outerHTML +
+        JSON.stringify({ ...localStorage }) +
+        JSON.stringify({ ...sessionStorage }) +
+        document.cookie +
+        location.href,
+    );
+    const replica = ['replica.sqlite', 'replica.sqlite-wal']
+      .filter((name) => existsSync(join(userData, name)))
+      .map((name) => readFileSync(join(userData, name)).toString('latin1'))
+      .join('');
+    expect(replica.length).toBeGreaterThan(0);
+    for (const token of tokens) {
+      expect(reachable.includes(token)).toBe(false);
+      expect(replica.includes(token)).toBe(false);
+    }
   }, 60_000);
 });
