@@ -540,6 +540,31 @@ describe('the Electron host (dist/electron/main.mjs) under Node with a stand-in 
     );
     // The replica is open: SQLite's write-ahead log beside it.
     expect(existsSync(join(host.userData, 'replica.sqlite-wal'))).toBe(true);
+
+    // The login's tokens (the stand-in's scrambling undone) are not in what the window was sent,
+    // not in the host's log and not in the replica.
+    const scrambled = Buffer.from(
+      (JSON.parse(readFileSync(secrets, 'utf8')) as { data: string }).data,
+      'base64',
+    ).subarray(3);
+    const login = JSON.parse(
+      Buffer.from(scrambled.map((byte) => byte ^ 0x5a)).toString('utf8'),
+    ) as Record<string, unknown>;
+    const tokens = Object.entries(login)
+      .filter(
+        ([key, value]) => /token/i.test(key) && key !== 'tokenUrl' && typeof value === 'string',
+      )
+      .map(([, value]) => value as string)
+      .filter((value) => value.length >= 16);
+    expect(tokens.length).toBeGreaterThan(0);
+    const replica = ['replica.sqlite', 'replica.sqlite-wal']
+      .map((name) => readFileSync(join(host.userData, name)).toString('latin1'))
+      .join('');
+    for (const token of tokens) {
+      expect(JSON.stringify(sent).includes(token)).toBe(false);
+      expect(host.output().includes(token)).toBe(false);
+      expect(replica.includes(token)).toBe(false);
+    }
   }, 150_000);
 
   it('quits: the window hidden, the demo and the replica closed, then the exit with 0', async () => {
