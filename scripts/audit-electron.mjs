@@ -19,31 +19,47 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOL_DIR = join(ROOT, 'node_modules', '.cache', 'electronegativity');
 const TOOL_VERSION = '1.10.3';
 
-/** The CSV the tool writes: one object per finding (its fields quoted where they hold commas). */
+/**
+ * The CSV the tool writes: one object per finding. Fields are quoted where they hold commas,
+ * quotes or line breaks (a description may span lines), so the text is read as a whole.
+ */
 export function parseFindings(csv) {
-  const rows = [];
-  for (const line of csv.split(/\r?\n/).slice(1)) {
-    if (!line.trim()) continue;
-    const fields = [];
-    let field = '';
-    let quoted = false;
-    for (let index = 0; index < line.length; index += 1) {
-      const char = line[index];
-      if (char === '"') {
-        if (quoted && line[index + 1] === '"') {
-          field += '"';
-          index += 1;
-        } else quoted = !quoted;
-      } else if (char === ',' && !quoted) {
-        fields.push(field);
-        field = '';
-      } else field += char;
-    }
-    fields.push(field);
-    const [check, severity, confidence, file, location, sample] = fields;
-    rows.push({ check, severity, confidence, file, location, sample });
+  const records = [];
+  let fields = [];
+  let field = '';
+  let quoted = false;
+  for (let index = 0; index < csv.length; index += 1) {
+    const char = csv[index];
+    if (quoted) {
+      if (char === '"' && csv[index + 1] === '"') {
+        field += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      fields.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && csv[index + 1] === '\n') index += 1;
+      fields.push(field);
+      records.push(fields);
+      fields = [];
+      field = '';
+    } else field += char;
   }
-  return rows;
+  if (field !== '' || fields.length > 0) records.push([...fields, field]);
+  return records
+    .slice(1)
+    .filter((record) => record.some((value) => value.trim() !== ''))
+    .map(([check = '', severity = '', confidence = '', file = '', location = '', sample = '']) => ({
+      check: check.trim(),
+      severity: severity.trim(),
+      confidence: confidence.trim(),
+      file: file.trim(),
+      location: location.trim(),
+      sample,
+    }));
 }
 
 /** The reviewed exceptions: "- `CHECK` (`file`)" lines of the docs' section. */

@@ -22,7 +22,8 @@ if (!installed)
   );
 
 const CSV = `issue, severity, confidence, filename, location, sample, description, url
-CSP_GLOBAL_CHECK,"MEDIUM","CERTAIN","N/A","0:0",N/A,"No CSP has been detected",https://x
+CSP_GLOBAL_CHECK,"MEDIUM","CERTAIN","N/A","0:0",N/A,"No CSP has been detected
+in the target application",https://x
 PRELOAD_JS_CHECK,"MEDIUM","FIRM","main.ts","358:6","preload: join(HERE, 'preload.cjs'),","Review",https://x
 PRELOAD_JS_CHECK,"MEDIUM","FIRM","other.ts","1:1","preload: ""x""","Review",https://x
 AUXCLICK_JS_CHECK,"LOW","FIRM","main.ts","348:17","new BrowserWindow({","Middle-click",https://x
