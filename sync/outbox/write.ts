@@ -6,6 +6,7 @@ import type { Sqlite } from '../db/sqlite';
 import { isLocalId, WRITE_COMMANDS, type WriteCommandName, type WriteReceipt } from '../contract';
 import { invalid, notAllowed, notFound } from '../core-error';
 import { upsertRow } from '../db/upsert';
+import { serviceIdOf } from '../db/id-map';
 import { prepared } from '../db/statements';
 import { writableResource } from '../resources';
 import { EMPTY_BASE, refreshRecord } from './local-truth';
@@ -27,11 +28,7 @@ function missing(type: string, id: string) {
 /** Temporary ids that already have their service id are translated (a screen may still hold one). */
 function translateIds(sqlite: Sqlite, args: WriteArgs): WriteArgs {
   const text = JSON.stringify(args);
-  const lookup = prepared(sqlite, 'SELECT service_id FROM id_map WHERE local_id = ?').pluck();
-  const translated = text.replace(
-    TEMPORARY_IDS_IN_TEXT,
-    (id) => (lookup.get(id) as string | undefined) ?? id,
-  );
+  const translated = text.replace(TEMPORARY_IDS_IN_TEXT, (id) => serviceIdOf(sqlite, id) ?? id);
   return translated === text ? args : (JSON.parse(translated) as WriteArgs);
 }
 

@@ -6,6 +6,7 @@ import {
   type QueryName,
   type QueryResults,
 } from '../contract';
+import { serviceIdOf } from '../db/id-map';
 import type { Replica } from '../db/open';
 import {
   getCourse,
@@ -58,11 +59,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
       string | undefined) ?? null;
   // A screen may still hold a record's temporary id after the service accepted it (a course
   // created offline, open while it is sent): its service id, as the outbox translates writes.
-  const known = (id: string) =>
-    isLocalId(id)
-      ? ((sqlite.prepare('SELECT service_id FROM id_map WHERE local_id = ?').pluck().get(id) as
-          string | undefined) ?? id)
-      : id;
+  const known = (id: string) => (isLocalId(id) ? (serviceIdOf(sqlite, id) ?? id) : id);
   const handlers: Handlers = {
     'personnel.list': (args) => listPersonnel(db, args),
     'personnel.get': (args) => getPerson(db, sqlite, args.id),
