@@ -70,9 +70,11 @@ export function Shell({ state }: { state: AppState }) {
       case 'participant':
         return openCourse(hit.courseId);
       case 'occasion':
-        // An occasion is where hours are entered: a new entry for it, on its day.
+        // An occasion is where hours are entered: a new entry for it, on its day (in the office's
+        // view of everyone's hours, the form that asks whose entry it is).
         useHoursUi.getState().setDialog({
           mode: 'create',
+          office: useHoursUi.getState().view === 'all',
           draft: {
             anlassId: hit.id,
             anlassText: hit.label,

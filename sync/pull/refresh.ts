@@ -10,7 +10,7 @@ import { prepared } from '../db/statements';
 import { RequestBudget } from './budget';
 import { refreshClientParticipants } from './collections/client-participants';
 import { refreshCustomfields, refreshParticipations } from './collections/courses';
-import { formOwnerKey, refreshForms } from './collections/forms';
+import { formOwnerKey, refreshForms, type FormOwner } from './collections/forms';
 import { refreshPersonDetails } from './collections/person-details';
 import { refreshEndpointTrainings } from './collections/personal';
 import {
@@ -124,24 +124,15 @@ async function fetchParent(
           () => refreshCustomfields(ctx, id, true),
           // The course's forms, which its view shows: else they wait for the forms' rotation.
           // Not before a push: its check is about the participants and fields being sent.
-          ...(forPush
-            ? []
-            : [
-                () =>
-                  refreshForms(ctx, { typ: 'k', id }, true).then(() =>
-                    confirm(
-                      ctx.replica.sqlite,
-                      'forms',
-                      [formOwnerKey({ typ: 'k', id })],
-                      ctx.syncedAt,
-                    ),
-                  ),
-              ]),
+          ...(forPush ? [] : [() => refreshOwnForms(ctx, { typ: 'k', id })]),
         ]
       : kind === 'client'
         ? [() => refreshClientParticipants(ctx, id, true)]
         : [
             () => refreshPersonDetails(ctx, id, true),
+            // A person's forms, which their view shows: the rotation reads only the signed-in
+            // person's (an office has thousands of people), so another's come when opened.
+            () => refreshOwnForms(ctx, { typ: 'u', id }),
             ...(trainingsFromEndpoint(ctx, id)
               ? [
                   () =>
@@ -165,6 +156,12 @@ async function fetchParent(
   if (failure !== undefined) throw failure;
   if (failures.length === outcomes.length) throw failures[0];
   return true;
+}
+
+/** The forms of one object, confirmed for the forms' rotation. */
+async function refreshOwnForms(ctx: PullContext, owner: FormOwner): Promise<void> {
+  await refreshForms(ctx, owner, true);
+  confirm(ctx.replica.sqlite, 'forms', [formOwnerKey(owner)], ctx.syncedAt);
 }
 
 function trainingsFromEndpoint(ctx: PullContext, id: string): boolean {

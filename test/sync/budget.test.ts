@@ -229,7 +229,26 @@ describe('the request budget', () => {
         confirmedAt: refreshed.confirmedAt,
       });
 
-      const person = replica.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get() as string;
+      // Another person than the signed-in one: the sync reads only the own forms, so theirs come
+      // when their view opens.
+      const person = replica.sqlite
+        .prepare(
+          "SELECT id FROM users WHERE id <> (SELECT value FROM replica_meta WHERE key = 'self_id') LIMIT 1",
+        )
+        .pluck()
+        .get() as string;
+      sandbox.store.put({
+        type: 'formular',
+        id: sandbox.store.nextId('formular'),
+        attributes: {
+          titel: 'Personalbogen',
+          aktion: { typ: 'link', url: 'https://formulare.example/person', methode: 'GET' },
+          objekt_typ: 'u',
+          objekt_id: person,
+        },
+        relationships: {},
+      });
+      expect(await callOrThrow(dispatcher, 'forms.list', { typ: 'u', id: person })).toEqual([]);
       const personRefresh = await callOrThrow(dispatcher, 'sync.refresh', {
         kind: 'person',
         id: person,
@@ -239,6 +258,8 @@ describe('the request budget', () => {
       expect(detail?.ueberpruefungen.length).toBe(
         sandbox.store.related('ueberpruefung', 'user', person).length,
       );
+      const personForms = await callOrThrow(dispatcher, 'forms.list', { typ: 'u', id: person });
+      expect(personForms.map((form) => form.titel)).toEqual(['Personalbogen']);
 
       // Without a connection the command says so in words.
       const offline = await createDispatcher(replica).call('sync.refresh', {

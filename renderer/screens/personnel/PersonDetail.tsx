@@ -97,7 +97,12 @@ export function PersonDetail({
       <Trainings person={data} />
       <Checks person={data} />
       <Honours person={data} />
-      <FormsSection typ="u" id={data.id} className="person-section" />
+      <FormsSection
+        typ="u"
+        id={data.id}
+        className="person-section"
+        refreshed={refresh.phase === 'done'}
+      />
     </article>
   );
 }
