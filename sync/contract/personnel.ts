@@ -29,7 +29,7 @@ export const collections = {
 
 /** The tables each read of the area reads. */
 export const reads = {
-  'personnel.list': ['qualifikationen', 'users'],
+  'personnel.list': ['qualifikationen', 'users', 'users_by_status'],
   'personnel.get': [
     'ausbildungen',
     'confirmations',
@@ -40,7 +40,7 @@ export const reads = {
     'ueberpruefungen',
     'users',
   ],
-  'personnel.countByStatus': ['users'],
+  'personnel.countByStatus': ['users_by_status'],
   'personnel.facets': ['qualifikationen', 'users'],
   'personnel.due': ['ausbildungen', 'confirmations', 'ueberpruefungen', 'users'],
 } as const satisfies Reads;

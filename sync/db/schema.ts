@@ -353,12 +353,19 @@ export interface ClientIdsTable {
   probed_at: string;
 }
 
+/** How many people have each status ('' for none), kept by triggers (migration 10). */
+export interface UsersByStatusTable {
+  status: string;
+  people: number;
+}
+
 export interface Database {
   outbox: OutboxTable;
   conflicts: ConflictsTable;
   id_map: IdMapTable;
   client_ids: ClientIdsTable;
   users: UsersTable;
+  users_by_status: UsersByStatusTable;
   qualifikationen: QualifikationenTable;
   organisations: OrganisationsTable;
   ausbildungen: AusbildungenTable;

@@ -1,7 +1,8 @@
 // Which tables of the replica changed: every statement of a connection that writes notes the
-// tables it wrote once it reports changed rows (and the tables a deletion cascades to), so the
-// core can tell the screens exactly what to read again (data.changed names tables) without a
-// list kept by hand beside each command and collection. Cheap: a check per run, no SQL added.
+// tables it wrote once it reports changed rows (and the tables a deletion cascades to or its
+// triggers write), so the core can tell the screens exactly what to read again (data.changed
+// names tables) without a list kept by hand beside each command and collection. Cheap: a check
+// per run, no SQL added.
 import type { Sqlite, SqliteStatement } from './sqlite';
 import { forgetStatements } from './statements';
 
@@ -98,6 +99,27 @@ function readSchema(sqlite: Sqlite): Map<string, readonly string[]> {
     for (const key of keys)
       if (key.on_delete === 'CASCADE' || key.on_delete === 'SET NULL')
         cascades.get(key.table)?.push(child);
+  }
+  // A trigger's writes change their tables with its own (migration 10 keeps the people per
+  // status); a full-text index's are left out (no read declares it: its table's change names it).
+  const triggers = sqlite
+    .prepare(`SELECT t.tbl_name AS on_table, t.sql FROM sqlite_schema t WHERE t.type = 'trigger'`)
+    .all() as { on_table: string; sql: string }[];
+  const plain = new Set(
+    sqlite
+      .prepare(
+        `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'`,
+      )
+      .pluck()
+      .all() as string[],
+  );
+  for (const trigger of triggers) {
+    const body = trigger.sql.slice(trigger.sql.search(/\bBEGIN\b/i));
+    for (const match of body.matchAll(WRITE_TARGET)) {
+      const target = match[1] as string;
+      if (plain.has(target) && target !== trigger.on_table)
+        cascades.get(trigger.on_table)?.push(target);
+    }
   }
   const closure = (table: string, seen = new Set<string>()): string[] => {
     if (seen.has(table)) return [];

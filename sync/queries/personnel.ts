@@ -81,16 +81,23 @@ export async function listPersonnel(
   args: ParsedQueryArgs<'personnel.list'>,
 ): Promise<QueryResults['personnel.list']> {
   const matching = selectPeople(db, args);
-  // Counts beside each status: the other filters applied, the status filter not.
-  const byStatus = await matching
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('status')
-    .execute();
-  const statusCounts = Object.fromEntries(byStatus.map((r) => [r.status ?? '', Number(r.n)]));
+  // Counts beside each status: the other filters applied, the status filter not; with none of
+  // them, everyone's counts as kept (migration 10).
+  const filtered = Boolean(args.search?.trim() || args.group || args.qualification);
+  const statusCounts = filtered
+    ? Object.fromEntries(
+        (
+          await matching
+            .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+            .groupBy('status')
+            .execute()
+        ).map((r) => [r.status ?? '', Number(r.n)]),
+      )
+    : await countByStatus(db);
   const chosen = args.status?.length ? new Set<string>(args.status) : null;
-  const total = byStatus
-    .filter((r) => !chosen || (r.status !== null && chosen.has(r.status)))
-    .reduce((sum, r) => sum + Number(r.n), 0);
+  const total = Object.entries(statusCounts)
+    .filter(([status]) => !chosen || (status !== '' && chosen.has(status)))
+    .reduce((sum, [, n]) => sum + n, 0);
   const query = chosen ? matching.where('status', 'in', [...chosen]) : matching;
   // The page's rows first (a range of the sort's index), then their columns and qualifications:
   // the correlated subquery runs for the people shown, not for every match before sorting.
@@ -294,13 +301,14 @@ function namedAsOthersHaveIt(
   return known ? { ...known, ...qualification, name: known.name } : qualification;
 }
 
+/** How many people have each status ('' for none), as the triggers of migration 10 keep them. */
 export async function countByStatus(db: Kysely<Database>): Promise<Record<string, number>> {
   const rows = await db
-    .selectFrom('users')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('status')
+    .selectFrom('users_by_status')
+    .select(['status', 'people'])
+    .where('people', '>', 0)
     .execute();
-  return Object.fromEntries(rows.map((r) => [r.status ?? '', Number(r.n)]));
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.people)]));
 }
 
 /** The records of this file's reads that a write answers (merged in written.ts). */
