@@ -7,35 +7,22 @@
 // links, anything else as text); and a trainer whose login may not use calendars or tax rates
 // has no entry for them (nor for the office's Stammdaten), the sync centre saying why, no error. axe-core on each view. Screenshots:
 // test-artifacts/e2e/calendars-*.png, reference-*.png.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import { syncWorker } from '../support/bundled';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ROLE_SCOPES } from '../../sandbox/auth/scopes';
 import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { TcpSwitch } from '../support/tcp-switch';
+import { useOfficeApp } from './office-fixture';
 import {
   accessibilityViolations,
   adminRequest,
-  ARTIFACTS,
-  buildRenderer,
   chromiumPresent,
-  collectPageErrors,
   confirmCourseAt,
-  fillAccountForm,
   LAPTOP,
-  launchChromium,
-  noDemo,
   pendingOf,
   phaseOf,
-  recordFailure,
   shot,
   SMALL_LAPTOP,
-  startTrainerSandbox,
 } from './support';
 
 const haveChromium = chromiumPresent('office calendars e2e');
@@ -48,18 +35,19 @@ interface Served {
 describe.skipIf(!haveChromium)(
   'the office’s Kalender, Stammdaten and Formulare in Chromium',
   () => {
+    const office = useOfficeApp({
+      name: 'calendars',
+      artifacts: ['calendars-', 'reference-'],
+      clipboard: true,
+      // The next step starts online, without a dialog left open.
+      afterFailure: async (fixture) => {
+        await fixture.setOnline(true);
+        await fixture.page.keyboard.press('Escape').catch(() => {});
+      },
+    });
     let sandbox: RunningSandbox;
-    let rendererDir: string;
-    let userData: string;
-    let browser: Browser;
-    let context: BrowserContext;
     let page: Page;
-    let app: BrowserMode;
-    const pageErrors: string[] = [];
-    let signedIn = false;
-    /** The service's interface as the app reaches it: taken away for the offline part. */
-    let service: TcpSwitch;
-    let apiUrl = '';
+    let userData: string;
     /** A second calendar of the office's, made for the test: the one deleted offline. */
     let spareId = '';
     /** A course of the sync's window with forms, one of them not an https address. */
@@ -67,41 +55,25 @@ describe.skipIf(!haveChromium)(
     /** Weeks from this one to one with events of the feed. */
     let eventWeeks = 0;
 
-    const language = (code: 'de' | 'en') =>
-      page.locator('.topbar .language-switch select').selectOption(code);
-    const axe = async (screen: string) =>
-      expect(await accessibilityViolations(page), screen).toEqual([]);
-    const office = () => sandbox.users.find((user) => user.role === 'office')!;
+    const language = (code: 'de' | 'en') => office.language(code);
+    const axe = (screen: string) => office.axe(screen);
     /** What the service holds, read as any client would (plain HTTP). */
-    const served = async (path: string): Promise<Served[]> => {
-      const response = await fetch(`${sandbox.baseUrl}${path}`, {
-        headers: { authorization: `Bearer ${office().accessToken}` },
-      });
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { data: Served[] }).data;
-    };
+    const served = async (path: string): Promise<Served[]> =>
+      (await office.read<{ data: Served[] }>(path)).data;
     const calendarRow = (id: string) =>
       page.locator(`[data-testid="calendar-row"][data-calendar-id="${id}"]`);
-    /** Whether the switch lets the app reach the service (a failed step may leave it off). */
-    let up = false;
-    const setOnline = async (on: boolean) => {
-      if (on === up) return;
-      await (on ? service.start() : service.stop());
-      up = on;
-    };
+    const setOnline = (on: boolean) => office.setOnline(on);
     const go = async (workspace: string) => {
       await page.locator(`[data-workspace="${workspace}"]`).click();
     };
 
     beforeAll(async () => {
-      const renderer = await buildRenderer();
-      rendererDir = renderer.dir;
-      sandbox = await startTrainerSandbox();
+      ({ sandbox, page, userData } = office);
       // A second calendar, as the service's web interface would make it.
       const made = await fetch(`${sandbox.baseUrl}/kalender`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${office().accessToken}`,
+          authorization: `Bearer ${office.officeUser().accessToken}`,
           'content-type': 'application/vnd.api+json',
         },
         body: JSON.stringify({
@@ -138,63 +110,12 @@ describe.skipIf(!haveChromium)(
         titel: 'Zyx Hausformular',
         aktion: { typ: 'link', url: 'http://intranet.example/zyx', methode: 'GET' },
       });
-      const base = new URL(sandbox.baseUrl);
-      service = new TcpSwitch(Number(base.port));
-      await setOnline(true);
-      base.port = String(service.port);
-      apiUrl = base.toString().replace(/\/$/, '');
-      userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-calendars-'));
-      app = await startBrowserMode({
-        userDataDir: userData,
-        rendererDir,
-        demo: noDemo,
-        ...syncWorker,
-        openExternal: async (url) => {
-          const authorize = new URL(url);
-          authorize.searchParams.set('login_hint', 'office');
-          await (await fetch(authorize, { redirect: 'follow' })).text();
-        },
-      });
-      browser = await launchChromium();
-      for (const name of readdirSync(ARTIFACTS))
-        if (name.startsWith('calendars-') || name.startsWith('reference-'))
-          rmSync(join(ARTIFACTS, name));
-      context = await browser.newContext({ viewport: LAPTOP });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-        origin: new URL(app.url).origin,
-      });
-      page = await context.newPage();
-      collectPageErrors(page, pageErrors);
-      return renderer.remove;
-    }, 120_000);
-
-    afterEach(async (test) => {
-      if (test.task.result?.state !== 'fail') return;
-      await recordFailure(page, 'calendars-', test.task.name, pageErrors);
-      // The next step starts online, without a dialog left open.
-      await setOnline(true);
-      await page.keyboard.press('Escape').catch(() => {});
     });
 
-    afterAll(async () => {
-      await browser?.close();
-      await app?.close();
-      await service?.stop();
-      await sandbox?.close();
-      if (userData) rmSync(userData, { recursive: true, force: true });
-    }, 60_000);
-
-    it('signs in as the office and syncs', async () => {
-      await page.goto(app.url);
-      const form = await fillAccountForm(page, sandbox, apiUrl);
-      await form.getByRole('button', { name: 'Anmelden' }).click();
-      await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
-      await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
-      signedIn = true;
-    }, 180_000);
+    it('signs in as the office and syncs', () => office.signIn(), 180_000);
 
     it('Kalender: the calendars with their address masked, copied whole on request; the feed’s events by week and day', async (test) => {
-      if (!signedIn) test.skip();
+      if (!office.signedIn) test.skip();
       const calendars = await served('/kalender');
       expect(calendars.length).toBeGreaterThanOrEqual(2);
       await go('calendars');
@@ -260,11 +181,11 @@ describe.skipIf(!haveChromium)(
       await expect.poll(() => day.getByTestId('feed-event').count()).toBe(onTarget);
       await shot(page, 'calendars-day-1366x860-de', false);
       await page.keyboard.press('w');
-      expect(pageErrors).toEqual([]);
+      expect(office.pageErrors).toEqual([]);
     }, 90_000);
 
     it('Kalender offline: one created (refused without a name first), another deleted; reopened offline both hold; the service back holds exactly that', async (test) => {
-      if (!signedIn) test.skip();
+      if (!office.signedIn) test.skip();
       const before = await served('/kalender');
       await go('calendars');
       await page.getByTestId('calendars-workspace').waitFor();
@@ -349,15 +270,15 @@ describe.skipIf(!haveChromium)(
       expect(after).toHaveLength(before.length);
       // The new calendar now has its own address, shown masked.
       await expect.poll(() => created.getByTestId('calendar-copy').count()).toBe(1);
-      expect(pageErrors).toEqual([]);
+      expect(office.pageErrors).toEqual([]);
     }, 180_000);
 
     it('Formulare in a course and in a person: https ones open outside, anything else is text', async (test) => {
-      if (!signedIn) test.skip();
+      if (!office.signedIn) test.skip();
       const served = (await (
         await fetch(
           `${sandbox.baseUrl}/formulare/v1/liste?typ=k&id=${encodeURIComponent(formCourse.id)}`,
-          { headers: { authorization: `Bearer ${office().accessToken}` } },
+          { headers: { authorization: `Bearer ${office.officeUser().accessToken}` } },
         )
       ).json()) as { titel: string; aktion: { url: string } }[];
       // The sync confirmed the course a moment ago; as a minute later, opening it asks anew.
@@ -396,7 +317,7 @@ describe.skipIf(!haveChromium)(
       // The own person's forms beside their data.
       await page.keyboard.press('Control+k');
       await page.getByTestId('search-palette-input').waitFor();
-      const [first, ...rest] = office().name.split(' ');
+      const [first, ...rest] = office.officeUser().name.split(' ');
       const last = rest.join(' ');
       await page.keyboard.type(last);
       const hit = page
@@ -407,11 +328,11 @@ describe.skipIf(!haveChromium)(
       const personForms = page.getByTestId('person-detail').getByTestId('forms-section');
       await expect.poll(() => personForms.getByTestId('form-item').count()).toBeGreaterThan(0);
       await axe('person forms, de');
-      expect(pageErrors).toEqual([]);
+      expect(office.pageErrors).toEqual([]);
     }, 90_000);
 
     it('Stammdaten: organisation, own account, tax rates, UVTs, course types and every form, by keyboard', async (test) => {
-      if (!signedIn) test.skip();
+      if (!office.signedIn) test.skip();
       await go('reference');
       await page.getByTestId('reference-workspace').waitFor();
       // The workspace starts on its tabs.
@@ -421,7 +342,7 @@ describe.skipIf(!haveChromium)(
       const orga = (
         (await (
           await fetch(`${sandbox.baseUrl}/organisation/selbst/stammdaten`, {
-            headers: { authorization: `Bearer ${office().accessToken}` },
+            headers: { authorization: `Bearer ${office.officeUser().accessToken}` },
           })
         ).json()) as { data: Served }
       ).data;
@@ -433,7 +354,7 @@ describe.skipIf(!haveChromium)(
       await page.keyboard.press('ArrowRight');
       await expect
         .poll(() => page.getByTestId('reference-account').textContent())
-        .toContain(office().name.split(' ').at(-1)!);
+        .toContain(office.officeUser().name.split(' ').at(-1)!);
       await page.keyboard.press('ArrowRight');
       const rates = await served('/steuersaetze');
       await expect.poll(() => page.getByTestId('tax-rate-row').count()).toBe(rates.length);
@@ -484,40 +405,20 @@ describe.skipIf(!haveChromium)(
       await page.emulateMedia({ colorScheme: 'light' });
       await language('de');
       await page.setViewportSize(LAPTOP);
-      expect(pageErrors).toEqual([]);
+      expect(office.pageErrors).toEqual([]);
     }, 90_000);
 
     it('a trainer whose login may not use calendars or tax rates: no Kalender and no Stammdaten entry, the sync centre says why, no error', async () => {
       await setOnline(true);
-      const trainerData = mkdtempSync(join(tmpdir(), 'vorort-e2e-calendars-trainer-'));
       const scope = ROLE_SCOPES.trainer.filter(
         (s) => !s.startsWith('kalender:') && s !== 'steuersaetze:read',
       );
-      const trainerApp = await startBrowserMode({
-        userDataDir: trainerData,
-        rendererDir,
-        demo: noDemo,
-        ...syncWorker,
-        openExternal: async (url) => {
-          const authorize = new URL(url);
-          authorize.searchParams.set(
-            'login_hint',
-            sandbox.users.find((user) => user.role === 'trainer')!.id,
-          );
-          authorize.searchParams.set('scope', scope.join(' '));
-          await (await fetch(authorize, { redirect: 'follow' })).text();
-        },
-      });
-      const trainerContext = await browser.newContext({ viewport: LAPTOP });
-      const trainer = await trainerContext.newPage();
-      const errors: string[] = [];
-      collectPageErrors(trainer, errors);
+      const login = await office.otherLogin(
+        sandbox.users.find((user) => user.role === 'trainer')!.id,
+        scope,
+      );
+      const trainer = login.page;
       try {
-        await trainer.goto(trainerApp.url);
-        const form = await fillAccountForm(trainer, sandbox, apiUrl);
-        await form.getByRole('button', { name: 'Anmelden' }).click();
-        await trainer.getByTestId('user-name').waitFor({ timeout: 30_000 });
-        await expect.poll(() => phaseOf(trainer), { timeout: 120_000, interval: 200 }).toBe('idle');
         // The trainer's profile (Kursleitung), as a trainer chooses it in the settings.
         await trainer.locator('[data-workspace="settings"]').click();
         await trainer.getByTestId('settings-profile-trainer').check();
@@ -540,14 +441,12 @@ describe.skipIf(!haveChromium)(
         await shot(trainer, 'calendars-trainer-1366x860-de', false);
         expect(await accessibilityViolations(trainer), 'trainer sync centre').toEqual([]);
         expect(await trainer.locator('.error-list .error-item').count()).toBe(0);
-        expect(errors).toEqual([]);
+        expect(login.pageErrors).toEqual([]);
       } catch (error) {
         await shot(trainer, 'calendars-failed-trainer');
         throw error;
       } finally {
-        await trainerContext.close();
-        await trainerApp.close();
-        rmSync(trainerData, { recursive: true, force: true });
+        await login.close();
       }
     }, 180_000);
   },

@@ -6,33 +6,12 @@
 // records (read over plain HTTP), and the open course follows its new id. Kunden: the list, a
 // client's data, courses and participants. axe-core on each view. Screenshots:
 // test-artifacts/e2e/office-courses-*.png and office-clients-*.png.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import { syncWorker } from '../support/bundled';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { TcpSwitch } from '../support/tcp-switch';
-import {
-  accessibilityViolations,
-  ARTIFACTS,
-  buildRenderer,
-  chromiumPresent,
-  collectPageErrors,
-  fillAccountForm,
-  LAPTOP,
-  launchChromium,
-  noDemo,
-  pendingOf,
-  phaseOf,
-  recordFailure,
-  shot,
-  SMALL_LAPTOP,
-  startTrainerSandbox,
-} from './support';
+import { useOfficeApp } from './office-fixture';
+import { chromiumPresent, LAPTOP, pendingOf, shot, SMALL_LAPTOP } from './support';
 
 const haveChromium = chromiumPresent('office courses e2e');
 
@@ -48,18 +27,12 @@ interface Resource {
 }
 
 describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium', () => {
+  const office = useOfficeApp({
+    name: 'office-courses',
+    artifacts: ['office-courses-', 'office-clients-'],
+  });
   let sandbox: RunningSandbox;
-  let rendererDir: string;
-  let userData: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let app: BrowserMode;
-  const pageErrors: string[] = [];
-  let signedIn = false;
-  /** The service's interface as the app reaches it: taken away for the offline part. */
-  let service: TcpSwitch;
-  let apiUrl = '';
   /** The client with the most participants, made the client of a course of the window. */
   let client = { id: '', name: '', courseId: '', courseTitle: '' };
 
@@ -69,29 +42,19 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
     Number(
       ((await page.getByTestId('courses-total').textContent()) ?? '').replace(/\D/g, '') || -1,
     );
-  const language = (code: 'de' | 'en') =>
-    page.locator('.topbar .language-switch select').selectOption(code);
-  const axe = async (screen: string) =>
-    expect(await accessibilityViolations(page), screen).toEqual([]);
+  const language = (code: 'de' | 'en') => office.language(code);
+  const axe = (screen: string) => office.axe(screen);
   const toWorkspace = async (id: string) => {
     await page.locator(`[data-workspace="${id}"]`).click();
     await page.getByTestId(`${id}-workspace`).waitFor();
   };
-  const officeUser = () => sandbox.users.find((user) => user.role === 'office')!;
   /** A JSON:API read of the service over plain HTTP, as the office. */
-  const read = async (path: string) => {
-    const response = await fetch(`${sandbox.baseUrl}${path}`, {
-      headers: { authorization: `Bearer ${officeUser().accessToken}` },
-    });
-    expect(response.status, path).toBe(200);
-    return (await response.json()) as { data: Resource[] | Resource; included?: Resource[] };
-  };
+  const read = (path: string) =>
+    office.read<{ data: Resource[] | Resource; included?: Resource[] }>(path);
   const many = async (path: string) => (await read(path)).data as Resource[];
 
-  beforeAll(async () => {
-    const renderer = await buildRenderer();
-    rendererDir = renderer.dir;
-    sandbox = await startTrainerSandbox();
+  beforeAll(() => {
+    ({ sandbox, page } = office);
     // The client with the most participants becomes the client of a course of the next weeks.
     const best = sandbox.store
       .all('client')
@@ -115,57 +78,12 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
       courseId: course.id,
       courseTitle: String(course.attributes.title),
     };
-    const base = new URL(sandbox.baseUrl);
-    service = new TcpSwitch(Number(base.port));
-    await service.start();
-    base.port = String(service.port);
-    apiUrl = base.toString().replace(/\/$/, '');
-    userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-office-courses-'));
-    app = await startBrowserMode({
-      userDataDir: userData,
-      rendererDir,
-      demo: noDemo,
-      ...syncWorker,
-      openExternal: async (url) => {
-        const authorize = new URL(url);
-        authorize.searchParams.set('login_hint', 'office');
-        await (await fetch(authorize, { redirect: 'follow' })).text();
-      },
-    });
-    browser = await launchChromium();
-    for (const name of readdirSync(ARTIFACTS))
-      if (name.startsWith('office-courses-') || name.startsWith('office-clients-'))
-        rmSync(join(ARTIFACTS, name));
-    context = await browser.newContext({ viewport: LAPTOP });
-    page = await context.newPage();
-    collectPageErrors(page, pageErrors);
-    return renderer.remove;
-  }, 120_000);
-
-  afterEach(async (test) => {
-    if (test.task.result?.state === 'fail')
-      await recordFailure(page, 'office-courses-', test.task.name, pageErrors);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await service?.stop();
-    await sandbox?.close();
-    if (userData) rmSync(userData, { recursive: true, force: true });
-  }, 60_000);
-
-  it('signs in as the office and syncs', async () => {
-    await page.goto(app.url);
-    const form = await fillAccountForm(page, sandbox, apiUrl);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
-    await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
-    await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
-    signedIn = true;
-  }, 180_000);
+  it('signs in as the office and syncs', () => office.signIn(), 180_000);
 
   it('lists every course of the window, one row each, filtered by client, course type and trainer', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await toWorkspace('courses');
     await expect
       .poll(() => page.getByTestId('courses-workspace').getAttribute('data-profile'))
@@ -228,16 +146,15 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
     await shot(page, 'office-courses-1366x860-de', false);
     await axe('office courses with a course, de');
     await page.locator('#office-course-search').fill('');
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 120_000);
 
   it('offline: creates a course (a slip refused beside its field first), adds a participant and a custom field; reopened offline all of it holds; the service back holds exactly that', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     const day = fromToday(10);
     const window = `/courses?filter[from]=${fromToday(-400)}&filter[until]=${fromToday(400)}`;
     const before = await many(window);
-    await service.stop();
-    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    await office.goOffline();
 
     // N opens the form; sent empty, it says beside the fields what is missing and queues nothing.
     await page.locator('#workspace-title').click();
@@ -333,7 +250,7 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
     await expect.poll(() => pendingOf(page)).toBe(3);
 
     // The service back, nobody acting: exactly the course, its participation and its field, once.
-    await service.start();
+    await office.setOnline(true);
     await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
     const after = await many(window);
     const made = after.filter((course) => course.attributes.title === TITLE);
@@ -365,11 +282,11 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
     await expect.poll(() => detail().getByTestId('not-sent').count()).toBe(0);
     expect(await page.locator('#course-detail-title').textContent()).toBe(TITLE);
     await expect.poll(() => detail().getByTestId('participant-row').count()).toBe(1);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 240_000);
 
   it('reads well at 1024×700 and in English, light and dark (a course and the new course form)', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.setViewportSize(SMALL_LAPTOP);
     await language('en');
     await expect.poll(() => page.locator('#workspace-title').textContent()).toBe('Courses');
@@ -390,11 +307,11 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
     await page.emulateMedia({ colorScheme: 'light' });
     await language('de');
     await page.setViewportSize(LAPTOP);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 60_000);
 
   it('Kunden: the list searched, a client’s data, its courses (Enter opens one) and its participants', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await toWorkspace('clients');
     await expect.poll(() => page.getByTestId('client-row').count()).toBeGreaterThan(1);
     const served = await many('/clients');
@@ -470,6 +387,6 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
       .poll(() => page.evaluate(() => document.activeElement?.id))
       .toBe('course-detail-title');
     expect(await detail().getAttribute('data-course-id')).toBe(client.courseId);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 90_000);
 });

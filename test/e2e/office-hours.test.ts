@@ -5,33 +5,12 @@
 // exactly those two changes (read over plain HTTP). A trainer's login sees no "Alle" tab and no
 // error. axe-core on each view, at 1366×860 in German and 1024×700 in English, light and dark.
 // Screenshots: test-artifacts/e2e/office-hours-*.png.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { syncWorker } from '../support/bundled';
-import { TcpSwitch } from '../support/tcp-switch';
-import {
-  accessibilityViolations,
-  ARTIFACTS,
-  buildRenderer,
-  chromiumPresent,
-  collectPageErrors,
-  fillAccountForm,
-  LAPTOP,
-  launchChromium,
-  noDemo,
-  pendingOf,
-  phaseOf,
-  recordFailure,
-  shot,
-  SMALL_LAPTOP,
-  startTrainerSandbox,
-} from './support';
+import { useOfficeApp } from './office-fixture';
+import { chromiumPresent, LAPTOP, pendingOf, phaseOf, shot, SMALL_LAPTOP } from './support';
 
 const haveChromium = chromiumPresent('office hours e2e');
 
@@ -45,25 +24,14 @@ interface Served {
 }
 
 describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chromium', () => {
+  const office = useOfficeApp({ name: 'office-hours', artifacts: ['office-hours-'] });
+  const language = (code: 'de' | 'en') => office.language(code);
+  const axe = (screen: string) => office.axe(screen);
   let sandbox: RunningSandbox;
-  let rendererDir: string;
-  let userData: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let app: BrowserMode;
-  const pageErrors: string[] = [];
-  let signedIn = false;
-  let service: TcpSwitch;
-  let apiUrl = '';
-  let loginHint = 'office';
   /** The person the office enters hours for: active, not the office. */
   let person = { id: '', vorname: '', nachname: '' };
 
-  const language = (code: 'de' | 'en') =>
-    page.locator('.topbar .language-switch select').selectOption(code);
-  const axe = async (screen: string) =>
-    expect(await accessibilityViolations(page), screen).toEqual([]);
   const view = () => page.getByTestId('office-hours');
   const listTotal = async () =>
     Number(
@@ -85,7 +53,7 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
   const totalHours = async () =>
     Number(await page.getByTestId('office-hours-total').getAttribute('data-stunden'));
 
-  const officeToken = () => sandbox.users.find((user) => user.role === 'office')!.accessToken;
+  const officeToken = () => office.officeUser().accessToken;
   /** The service's entries and occasions as plain HTTP gives them to the office. */
   const servedHours = async (): Promise<Served[]> => {
     const response = await fetch(
@@ -135,22 +103,20 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
       relationships: {
         anlass: { type: 'helferstunden_anlass', id: OCCASION },
         typ: { type: 'helferstunden_typ', id: '2' },
-        user: { type: 'user', id: sandbox.users.find((user) => user.role === 'office')!.id },
+        user: { type: 'user', id: office.officeUser().id },
       },
     });
   };
 
-  beforeAll(async () => {
-    const renderer = await buildRenderer();
-    rendererDir = renderer.dir;
-    sandbox = await startTrainerSandbox();
+  beforeAll(() => {
+    ({ sandbox, page } = office);
     makeOccasion();
-    const office = sandbox.users.find((user) => user.role === 'office')!;
+    const officeUser = office.officeUser();
     const chosen = sandbox.store
       .all('user')
       .find(
         (user) =>
-          user.id !== office.id &&
+          user.id !== officeUser.id &&
           user.attributes.status === 'aktiv' &&
           /^[A-Za-z]+$/.test(String(user.attributes.nachname)),
       )!;
@@ -159,56 +125,12 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
       vorname: String(chosen.attributes.vorname),
       nachname: String(chosen.attributes.nachname),
     };
-    const base = new URL(sandbox.baseUrl);
-    service = new TcpSwitch(Number(base.port));
-    await service.start();
-    base.port = String(service.port);
-    apiUrl = base.toString().replace(/\/$/, '');
-    userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-office-hours-'));
-    app = await startBrowserMode({
-      userDataDir: userData,
-      rendererDir,
-      demo: noDemo,
-      ...syncWorker,
-      openExternal: async (url) => {
-        const authorize = new URL(url);
-        authorize.searchParams.set('login_hint', loginHint);
-        await (await fetch(authorize, { redirect: 'follow' })).text();
-      },
-    });
-    browser = await launchChromium();
-    for (const name of readdirSync(ARTIFACTS))
-      if (name.startsWith('office-hours-')) rmSync(join(ARTIFACTS, name));
-    context = await browser.newContext({ viewport: LAPTOP });
-    page = await context.newPage();
-    collectPageErrors(page, pageErrors);
-    return renderer.remove;
-  }, 120_000);
-
-  afterEach(async (test) => {
-    if (test.task.result?.state === 'fail')
-      await recordFailure(page, 'office-hours-', test.task.name, pageErrors);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await service?.stop();
-    await sandbox?.close();
-    if (userData) rmSync(userData, { recursive: true, force: true });
-  }, 60_000);
-
-  it('signs in as the office and syncs', async () => {
-    await page.goto(app.url);
-    const form = await fillAccountForm(page, sandbox, apiUrl);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
-    await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
-    await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
-    signedIn = true;
-  }, 180_000);
+  it('signs in as the office and syncs', () => office.signIn(), 180_000);
 
   it('shows everyone’s hours of this year with totals per type and person; a type chosen, list and totals follow', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.locator('[data-workspace="hours"]').click();
     await page.getByTestId('hours-tab-all').click();
     await painted();
@@ -263,17 +185,16 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
     await page.getByTestId('office-filter-reset').click();
     await painted();
     await expect.poll(listTotal).toBe(everyone);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 120_000);
 
   it('offline: enters hours for another person and changes an occasion; reopened offline both are there; the service back holds exactly those changes', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     const hoursBefore = await servedHours();
     const occasionBefore = await servedOccasion(OCCASION);
     expect(occasionBefore?.attributes.beschreibung).toBe('Zyxdienst Stadtfest');
 
-    await service.stop();
-    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    await office.goOffline();
 
     // An entry for the person, by the dialog's person picker.
     await page.keyboard.press('Escape');
@@ -366,7 +287,7 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
     await page.setViewportSize(LAPTOP);
 
     // The service back, nobody acting: exactly the new entry and the changed occasion.
-    await service.start();
+    await office.setOnline(true);
     await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
     const hoursAfter = await servedHours();
     const known = new Set(hoursBefore.map((entry) => entry.id));
@@ -390,11 +311,11 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
       datum: today(),
       typ: 'dienst',
     });
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 240_000);
 
   it('a trainer’s login sees only their own hours: no “Alle” tab, and no error', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.getByRole('button', { name: 'Abmelden' }).click();
     // The office's data leaves this computer with the office: the trainer's replica is their own.
     await page.getByLabel('Auch die Daten auf diesem Computer löschen').check();
@@ -403,7 +324,7 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
       .getByRole('button', { name: 'Abmelden und Daten löschen', exact: true })
       .click();
     await page.getByRole('heading', { name: 'Abgemeldet' }).waitFor();
-    loginHint = 'trainer1';
+    office.loginHint = 'trainer1';
     await page.getByRole('button', { name: 'Erneut anmelden' }).click();
     await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
     await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
@@ -416,6 +337,6 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
     await expect.poll(() => page.getByTestId('hours-row').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('hours-row').filter({ hasText: 'Zyxdienst' }).count()).toBe(0);
     await shot(page, 'office-hours-trainer-1366x860-de', false);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 180_000);
 });

@@ -5,35 +5,14 @@
 // today); the end of the list by End; the search and filter kept across workspaces. axe-core
 // on each view. Screenshots: test-artifacts/e2e/personnel-*.png.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import { syncWorker } from '../support/bundled';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
 import { SCOPE_CATALOGUE } from '../../sandbox/auth/scopes';
 import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { TcpSwitch } from '../support/tcp-switch';
-import {
-  accessibilityViolations,
-  adminRequest,
-  ARTIFACTS,
-  buildRenderer,
-  chromiumPresent,
-  collectPageErrors,
-  fillAccountForm,
-  LAPTOP,
-  launchChromium,
-  noDemo,
-  pendingOf,
-  phaseOf,
-  recordFailure,
-  shot,
-  SMALL_LAPTOP,
-  startTrainerSandbox,
-} from './support';
+import { useOfficeApp } from './office-fixture';
+import { adminRequest, chromiumPresent, LAPTOP, pendingOf, shot, SMALL_LAPTOP } from './support';
 
 const haveChromium = chromiumPresent('office personnel e2e');
 
@@ -41,34 +20,21 @@ const haveChromium = chromiumPresent('office personnel e2e');
 const fromToday = (days: number) => formatBerlinDate(Date.now() + days * 86_400_000);
 
 describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium', () => {
+  const office = useOfficeApp({ name: 'personnel', artifacts: ['personnel-'] });
   let sandbox: RunningSandbox;
-  let rendererDir: string;
-  let userData: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let app: BrowserMode;
-  const pageErrors: string[] = [];
-  let signedIn = false;
   let personId = '';
-  /** The service's interface as the app reaches it: taken away for the offline part. */
-  let service: TcpSwitch;
-  let apiUrl = '';
-  /** The scopes the next login asks for (none named: all the role may use). */
-  let loginScope: string | null = null;
 
   const rows = () => page.getByTestId('person-row');
   const detail = () => page.getByTestId('person-detail');
-  const language = (code: 'de' | 'en') =>
-    page.locator('.topbar .language-switch select').selectOption(code);
-  const axe = async (screen: string) =>
-    expect(await accessibilityViolations(page), screen).toEqual([]);
+  const language = (code: 'de' | 'en') => office.language(code);
+  const axe = (screen: string) => office.axe(screen);
   const total = async () =>
     Number(((await page.getByTestId('people-total').textContent()) ?? '').replace(/\D/g, '') || -1);
 
   /** A person with an umlaut, blocked, with trainings and a check around today. */
   const makePerson = async () => {
-    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const officeUser = office.officeUser();
     const response = await fetch(`${sandbox.baseUrl}/personal`, {
       method: 'POST',
       headers: {
@@ -168,7 +134,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
       relationships: {
         anlass: { type: 'helferstunden_anlass', id: '990100' },
         typ: { type: 'helferstunden_typ', id: sandbox.store.all('helferstunden_typ')[0]!.id },
-        user: { type: 'user', id: sandbox.users.find((user) => user.role === 'office')!.id },
+        user: { type: 'user', id: office.officeUser().id },
       },
     });
     sandbox.store.put({
@@ -202,63 +168,16 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   let clientCourse = { id: '', title: '' };
 
   beforeAll(async () => {
-    const renderer = await buildRenderer();
-    rendererDir = renderer.dir;
-    sandbox = await startTrainerSandbox();
+    ({ sandbox, page } = office);
     personId = await makePerson();
     const course = makeOccasionAndClient();
     clientCourse = { id: course.id, title: String(course.attributes.title) };
-    const base = new URL(sandbox.baseUrl);
-    service = new TcpSwitch(Number(base.port));
-    await service.start();
-    base.port = String(service.port);
-    apiUrl = base.toString().replace(/\/$/, '');
-    userData = mkdtempSync(join(tmpdir(), 'vorort-e2e-personnel-'));
-    app = await startBrowserMode({
-      userDataDir: userData,
-      rendererDir,
-      demo: noDemo,
-      ...syncWorker,
-      openExternal: async (url) => {
-        const authorize = new URL(url);
-        authorize.searchParams.set('login_hint', 'office');
-        if (loginScope) authorize.searchParams.set('scope', loginScope);
-        await (await fetch(authorize, { redirect: 'follow' })).text();
-      },
-    });
-    browser = await launchChromium();
-    for (const name of readdirSync(ARTIFACTS))
-      if (name.startsWith('personnel-')) rmSync(join(ARTIFACTS, name));
-    context = await browser.newContext({ viewport: LAPTOP });
-    page = await context.newPage();
-    collectPageErrors(page, pageErrors);
-    return renderer.remove;
-  }, 120_000);
-
-  afterEach(async (test) => {
-    if (test.task.result?.state === 'fail')
-      await recordFailure(page, 'personnel-', test.task.name, pageErrors);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await service?.stop();
-    await sandbox?.close();
-    if (userData) rmSync(userData, { recursive: true, force: true });
-  }, 60_000);
-
-  it('signs in as the office and syncs', async () => {
-    await page.goto(app.url);
-    const form = await fillAccountForm(page, sandbox, apiUrl);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
-    await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
-    await expect.poll(() => phaseOf(page), { timeout: 120_000, interval: 200 }).toBe('idle');
-    signedIn = true;
-  }, 180_000);
+  it('signs in as the office and syncs', () => office.signIn(), 180_000);
 
   it('finds a person by part of the name without its umlaut, by keyboard, and shows them beside the list', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.keyboard.press('Alt+5');
     // Alt+5 lands in the search: typing at once searches.
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('people-search');
@@ -325,7 +244,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   }, 120_000);
 
   it('reaches the end of the list by keyboard, and keeps search and filter across workspaces', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.locator('#people-search').focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('End');
@@ -346,7 +265,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   }, 60_000);
 
   it('Ctrl+K searches everything: a person found without the umlaut, Enter opens them', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.keyboard.press('Alt+1');
     await page.getByTestId('courses-workspace').waitFor();
     await page.keyboard.press('Control+k');
@@ -364,7 +283,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   }, 60_000);
 
   it('Ctrl+K finds a client (its courses, Enter opens one) and an occasion (Enter starts an hours entry for it)', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.keyboard.press('Control+k');
     await page.getByTestId('search-palette-input').waitFor();
     await page.keyboard.type('zyxklin');
@@ -415,11 +334,11 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     expect(await page.getByTestId('hours-date').inputValue()).toBe(`${day}.${month}.${year}`);
     await page.keyboard.press('Escape');
     await hours.waitFor({ state: 'hidden' });
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 90_000);
 
   it('Teilnahmebescheinigungen: a participant marked present gets a certificate, from the course and from their details', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     // The client's course, opened through search everything.
     await page.keyboard.press('Control+k');
     await page.getByTestId('search-palette-input').waitFor();
@@ -457,11 +376,11 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await shot(page, 'courses-certificate-1366x860-de', false);
     await axe('course with a certificate, de');
     await row.getByTestId('participant-details').click();
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 90_000);
 
   it('Fällig: what falls due by the months chosen, by person, printed as PDF and exported as CSV; Enter opens the person', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.keyboard.press('Alt+5');
     await page.getByTestId('personnel-tab-due').click();
     const view = page.getByTestId('due-view');
@@ -551,7 +470,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   }, 90_000);
 
   it('reads well at 1024×700 and in English, light and dark', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.locator('#people-search').fill('');
     await page.setViewportSize(SMALL_LAPTOP);
     // One pane: the person instead of the list, with a way back.
@@ -575,14 +494,13 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await axe('person, en, dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await language('de');
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 60_000);
 
   it('offline: changes a phone number, adds and removes a qualification, deletes a training, creates a person and updates one by member number; refuses bad input beside the field; the service back holds exactly that', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.setViewportSize(LAPTOP);
-    await service.stop();
-    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    await office.goOffline();
     const pending = () => pendingOf(page);
     /** Finds a person by the search and opens them (the list may still show the last search's rows). */
     const open = async (search: string, name: string) => {
@@ -707,9 +625,9 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => detail().textContent()).toContain('0160 1234567');
 
     // The service back; nobody acts: everything sent once, and the service has exactly that.
-    await service.start();
+    await office.setOnline(true);
     await expect.poll(pending, { timeout: 60_000, interval: 250 }).toBe(0);
-    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const officeUser = office.officeUser();
     const read = async (path: string) => {
       const response = await fetch(`${sandbox.baseUrl}${path}`, {
         headers: { authorization: `Bearer ${officeUser.accessToken}` },
@@ -733,8 +651,8 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   }, 180_000);
 
   it('Mitteilungen offline: one marked read by keyboard, one deleted and the deletion undone, one deleted; reopened offline all of it holds; the service back holds exactly that', async (test) => {
-    if (!signedIn) test.skip();
-    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    if (!office.signedIn) test.skip();
+    const officeUser = office.officeUser();
     const served = async () => {
       const response = await fetch(`${sandbox.baseUrl}/benachrichtigungen`, {
         headers: { authorization: `Bearer ${officeUser.accessToken}` },
@@ -764,8 +682,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await shot(page, 'notifications-1366x860-de', false);
     await axe('notifications, de');
 
-    await service.stop();
-    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    await office.goOffline();
     const ids = await rowsOf().evaluateAll((all) =>
       all.map((element) => ({
         id: (element as HTMLElement).dataset.notificationId!,
@@ -814,7 +731,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await page.setViewportSize(LAPTOP);
 
     // The service back, nobody acting: exactly those two changes.
-    await service.start();
+    await office.setOnline(true);
     await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
     const after = await served();
     expect(after.get(marked)).toBe(true);
@@ -823,12 +740,12 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     for (const [id, read] of before)
       if (id !== marked && id !== removed) expect(after.get(id)).toBe(read);
     expect(after.size).toBe(before.size - 1);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 180_000);
 
   it('a new notification from the service: counted in the navigation and, where the user allowed it, shown as a browser notification', async (test) => {
-    if (!signedIn) test.skip();
-    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    if (!office.signedIn) test.skip();
+    const officeUser = office.officeUser();
     // The page's Notifications API, recorded: what the renderer would show the system (the
     // permission as the user granted it; Chromium headless shows none itself).
     await page.evaluate(() => {
@@ -880,17 +797,16 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     sandbox.store.remove('benachrichtigung', `9001-${officeUser.id}`);
     await syncNow();
     await expect.poll(unread, { timeout: 30_000 }).toBe(unreadBefore);
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 120_000);
 
   it('a change the service refuses later (a member number another person has) parks in the sync centre and opens the person’s form with the refused values', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     const other = sandbox.store
       .all('user')
       .find((user) => user.id !== personId && typeof user.attributes.mitgliednr === 'string')!;
     const taken = String(other.attributes.mitgliednr);
-    await service.stop();
-    await expect.poll(() => phaseOf(page), { timeout: 20_000, interval: 100 }).toBe('offline');
+    await office.goOffline();
     await page.keyboard.press('Alt+5');
     await page.getByTestId('personnel-tab-people').click();
     await page.locator('#people-search').fill('zyxmuller');
@@ -904,7 +820,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => page.getByTestId('person-dialog').count()).toBe(0);
     await expect.poll(() => pendingOf(page)).toBe(1);
 
-    await service.start();
+    await office.setOnline(true);
     await page.keyboard.press('Alt+8');
     const parked = page.locator('[data-testid="outbox-row"][data-state="parked"]');
     await expect.poll(() => parked.count(), { timeout: 60_000, interval: 250 }).toBe(1);
@@ -935,7 +851,7 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await page.getByTestId('person-save').click();
     await expect.poll(() => form.count()).toBe(0);
     await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
-    const officeUser = sandbox.users.find((user) => user.role === 'office')!;
+    const officeUser = office.officeUser();
     const response = await fetch(`${sandbox.baseUrl}/personal`, {
       headers: { authorization: `Bearer ${officeUser.accessToken}` },
     });
@@ -949,11 +865,11 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
   }, 120_000);
 
   it('a login that may read people but not change them: the workspace reads, and says why nothing can be changed', async (test) => {
-    if (!signedIn) test.skip();
+    if (!office.signedIn) test.skip();
     await page.getByRole('button', { name: 'Abmelden' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Abmelden', exact: true }).click();
     await page.getByRole('heading', { name: 'Abgemeldet' }).waitFor();
-    loginScope = SCOPE_CATALOGUE.filter(
+    office.loginScope = SCOPE_CATALOGUE.filter(
       (scope) => scope !== 'personal:update' && scope !== 'personal:add',
     ).join(' ');
     await page.getByRole('button', { name: 'Erneut anmelden' }).click();
@@ -982,6 +898,6 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await expect.poll(() => note.textContent()).toContain('Read only');
     await axe('read only, en');
     await language('de');
-    expect(pageErrors).toEqual([]);
+    expect(office.pageErrors).toEqual([]);
   }, 90_000);
 });
