@@ -11,6 +11,7 @@ const SLOW = [
   'test/sync/real-world.test.ts', // 101
   'test/e2e/trainer-workspace.test.ts', // 79
   'test/diff/diff.test.ts', // 78
+  'test/e2e/office-day.test.ts', // about 80 alone
   'sync/host/session.test.ts', // 63
   'test/e2e/office-personnel.test.ts', // 60
   'test/sync/drift-rotation.test.ts', // 60
