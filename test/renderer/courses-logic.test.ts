@@ -9,6 +9,7 @@ import {
   EMPTY_WALK_IN,
   mapUrl,
   participationArgs,
+  runsOn,
 } from '../../renderer/screens/courses/logic';
 import { commands, type ParticipationItem } from '../../sync/contract';
 import { temporaryFiles } from '../support/temp-files';
@@ -183,5 +184,20 @@ describe('attendance and the map link', () => {
     expect(mapUrl({ lat: 91, lng: 8 })).toBeNull();
     expect(mapUrl({ lat: 'x', lng: 8 })).toBeNull();
     expect(mapUrl(null)).toBeNull();
+  });
+
+  it('starts a walk-in "present" only on a day the course runs', () => {
+    const course = {
+      firstDate: '2031-03-03T09:00:00+01:00',
+      lastDate: '2031-03-05T16:00:00+01:00',
+    };
+    expect(runsOn(course, '2031-03-02')).toBe(false);
+    expect(runsOn(course, '2031-03-03')).toBe(true);
+    expect(runsOn(course, '2031-03-05')).toBe(true);
+    expect(runsOn(course, '2031-03-06')).toBe(false);
+    expect(runsOn({ firstDate: '2031-03-03T09:00:00+01:00', lastDate: null }, '2031-03-03')).toBe(
+      true,
+    );
+    expect(runsOn({ firstDate: null, lastDate: null }, '2031-03-03')).toBe(false);
   });
 });

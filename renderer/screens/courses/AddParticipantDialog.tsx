@@ -59,10 +59,13 @@ const FIELD_ORDER = [
 export function AddParticipantDialog(props: {
   open: boolean;
   courseId: string;
+  /** Whether the form starts ticked "present" (a walk-in on a course day). */
+  presentByDefault: boolean;
   /** Closed: with the new participation's id when one was added. */
   onClose(createdId: string | null): void;
 }) {
   const { t, i18n } = useTranslation();
+  const { presentByDefault } = props;
   const [form, setForm] = useState<WalkIn>(EMPTY_WALK_IN);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
@@ -71,7 +74,7 @@ export function AddParticipantDialog(props: {
 
   useEffect(() => {
     if (!props.open) return;
-    setForm(EMPTY_WALK_IN);
+    setForm({ ...EMPTY_WALK_IN, present: presentByDefault });
     setErrors({});
     setGeneral(null);
     // After the dialog has opened (its own effect): the first name is where typing starts.
@@ -79,7 +82,7 @@ export function AddParticipantDialog(props: {
       formRef.current?.querySelector<HTMLElement>('[data-testid="add-first_name"]')?.focus(),
     );
     return () => window.cancelAnimationFrame(frame);
-  }, [props.open]);
+  }, [props.open, presentByDefault]);
 
   const companies = useQuery(
     'companies.list',

@@ -21,7 +21,8 @@ import { isNewChord, newShortcut } from '../../shortcuts';
 import { AddParticipantDialog } from './AddParticipantDialog';
 import { CancelDialog } from './CancelDialog';
 import { dialogOpen, isTyping } from '../../keyboard';
-import { attendanceOf } from './logic';
+import { serviceDay } from '../../format';
+import { attendanceOf, runsOn } from './logic';
 import { ParticipantRow } from './ParticipantRow';
 import { fieldKey, useAttendance, type EditField } from './useAttendance';
 
@@ -421,6 +422,7 @@ export function Participants(props: {
       <AddParticipantDialog
         open={adding}
         courseId={courseId}
+        presentByDefault={runsOn(props.course, serviceDay())}
         onClose={(createdId) => {
           setAdding(false);
           // The walk-in's row, wherever the list sorts it, in view and focused.

@@ -69,6 +69,19 @@ export const EMPTY_WALK_IN: WalkIn = {
   newMemberNumber: '',
 };
 
+/**
+ * Whether the course runs on `day` (YYYY-MM-DD, the service's): a walk-in added on a course day
+ * is there, so the form starts ticked "present"; one registered ahead of the course is not yet.
+ */
+export function runsOn(
+  course: { firstDate: string | null; lastDate: string | null },
+  day: string,
+): boolean {
+  const first = course.firstDate?.slice(0, 10);
+  const last = (course.lastDate ?? course.firstDate)?.slice(0, 10);
+  return first !== undefined && last !== undefined && first <= day && day <= last;
+}
+
 /** The id of the new company inside the request (the service swaps it for its own). */
 const NEW_COMPANY = 'new-1';
 
