@@ -15,6 +15,7 @@ import m006 from './migrations/006-sync-log';
 import m007 from './migrations/007-personnel-search';
 import m008 from './migrations/008-due-dates';
 import m009 from './migrations/009-hours-totals';
+import m010 from './migrations/010-feed-recurrence';
 
 export const MIGRATIONS: readonly string[] = [
   m001, // the replica of every collection the service returns
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly string[] = [
   m007, // the personnel workspace's search (trigrams) and groups (issue 22)
   m008, // the due list's trainings and checks by their day (issue 22)
   m009, // everyone's hours summed by person and type over a period (issue 23)
+  m010, // repeating events of the private calendar feed expanded when asked (issue 23)
 ];
