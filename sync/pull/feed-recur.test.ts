@@ -220,6 +220,18 @@ describe('repeating events of the private feed', () => {
           'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;UNTIL=20400101T000000Z',
           'SUMMARY:Zweiwöchentlich',
         ),
+        event(
+          'UID:monatsende@test',
+          'DTSTART;TZID=Europe/Berlin:20000128T200000',
+          'RRULE:FREQ=MONTHLY;BYDAY=-1FR',
+          'SUMMARY:Letzter Freitag',
+        ),
+        event(
+          'UID:jahrestag@test',
+          'DTSTART;VALUE=DATE:19900131',
+          'RRULE:FREQ=YEARLY',
+          'SUMMARY:Gründungstag',
+        ),
       ),
     );
     const from = '2031-01-01';
@@ -240,6 +252,15 @@ describe('repeating events of the private feed', () => {
     const events = await ask(from, until);
     expect(of(events, 'alle-drei-tage@test').map((e) => e.startsAt)).toEqual(expected.every3);
     expect(of(events, 'zweiwoechentlich@test').map((e) => e.startsAt)).toEqual(expected.fortnight);
+    // The last Friday of January 2031, 20:00 Berlin; the day of the founding, all day.
+    let lastFriday = 31;
+    while (new Date(Date.UTC(2031, 0, lastFriday)).getUTCDay() !== 5) lastFriday -= 1;
+    expect(of(events, 'monatsende@test').map((e) => e.startsAt)).toEqual([
+      `2031-01-${lastFriday}T19:00:00.000Z`,
+    ]);
+    expect(times(of(events, 'jahrestag@test'))).toEqual([
+      ['2031-01-31', '2031-01-31', '2031-02-01'],
+    ]);
     expect(expected.every3).toHaveLength(10);
     expect(expected.fortnight).toHaveLength(4);
   });

@@ -194,22 +194,58 @@ const DAY_MS = 86_400_000;
 
 /**
  * Where a rule's iteration may start for occurrences from the day `from` on: its DTSTART, or for a
- * DAILY or WEEKLY rule without COUNT the DTSTART moved forward by whole periods of its INTERVAL
- * (wall-clock days: its time of day, weekday and INTERVAL's rhythm stay) to two days or more
- * before `from`. The moved start itself is thus never in the range, whether or not the rule would
- * have it; everything after it is what iterating from DTSTART gives. A series of years costs a few
- * steps instead of thousands.
+ * rule without COUNT the DTSTART moved forward by whole periods of its INTERVAL to at least two
+ * days (DAILY, WEEKLY) or two months or years (MONTHLY, YEARLY) before `from`: its time of day,
+ * weekday, day of the month and INTERVAL's rhythm stay. The moved start itself is thus never in
+ * the range, whether or not the rule would have it; everything after it is what iterating from
+ * DTSTART gives. A series of years costs a few steps instead of hundreds (a MONTHLY BYDAY=-1FR
+ * step of ical.js costs about a tenth of a millisecond). Not moved where the date itself carries
+ * the rule and a month or year may not have it: a day after the 28th (MONTHLY without BYDAY or
+ * BYMONTHDAY), 29 February (YEARLY); SECONDLY to HOURLY rules are bounded by MAX_STEPS.
  */
 function anchorOf(series: Series, rule: ICAL.Recur, from: string): ICAL.Time {
   const start = series.start.clone();
-  const days = rule.freq === 'DAILY' ? 1 : rule.freq === 'WEEKLY' ? 7 : 0;
-  if (!days || rule.count) return start;
-  const period = days * Math.max(1, rule.interval || 1);
-  const gap =
-    (Date.parse(`${from}T00:00:00Z`) - Date.parse(`${dateOf(start)}T00:00:00Z`)) / DAY_MS - 2;
-  const periods = Math.floor(gap / period);
-  if (!Number.isFinite(periods) || periods < 1) return start;
-  start.adjust(periods * period, 0, 0, 0);
+  if (rule.count) return start;
+  const interval = Math.max(1, rule.interval || 1);
+  const [fromYear, fromMonth] = from.split('-').map(Number) as [number, number];
+  if (rule.freq === 'DAILY' || rule.freq === 'WEEKLY') {
+    const period = (rule.freq === 'WEEKLY' ? 7 : 1) * interval;
+    const gap =
+      (Date.parse(`${from}T00:00:00Z`) - Date.parse(`${dateOf(start)}T00:00:00Z`)) / DAY_MS - 2;
+    const periods = Math.floor(gap / period);
+    if (!Number.isFinite(periods) || periods < 1) return start;
+    start.adjust(periods * period, 0, 0, 0);
+    return start;
+  }
+  const parts = (rule.parts ?? {}) as Record<string, unknown>;
+  let year = start.year;
+  let month = start.month;
+  let day = start.day;
+  if (rule.freq === 'MONTHLY') {
+    const periods = Math.floor((fromYear * 12 + fromMonth - (year * 12 + month) - 2) / interval);
+    if (!Number.isFinite(periods) || periods < 1) return start;
+    if (day > 28) {
+      if (!parts.BYDAY && !parts.BYMONTHDAY) return start;
+      day = 1; // the rule names the days: any day of the month before them will do
+    }
+    const months = year * 12 + (month - 1) + periods * interval;
+    year = Math.floor(months / 12);
+    month = (months % 12) + 1;
+  } else if (rule.freq === 'YEARLY') {
+    const periods = Math.floor((fromYear - year - 2) / interval);
+    if (!Number.isFinite(periods) || periods < 1 || (month === 2 && day === 29)) return start;
+    year += periods * interval;
+  } else return start;
+  start.fromData({
+    year,
+    month,
+    day,
+    hour: start.hour,
+    minute: start.minute,
+    second: start.second,
+    isDate: start.isDate,
+    zone: start.zone,
+  });
   return start;
 }
 
