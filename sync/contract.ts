@@ -207,7 +207,9 @@ export const queries = {
   'forms.all': z.object({}),
   /**
    * The private calendar feed's events (as its last readable fetch left them) whose first day, as
-   * the service means days (Europe/Berlin), is from..until (both included), by start.
+   * the service means days (Europe/Berlin), is from..until (both included), by start. A repeating
+   * event (RRULE, RDATE) once for each of its occurrences in the range, in its own zone, without
+   * those EXDATE excludes; an occurrence changed by a VEVENT of its own shows as that, once.
    */
   'feed.events': z.object({ from: calendarDay, until: calendarDay }),
   /** One search box (Ctrl+K) over people, courses, participants, occasions and clients. */
@@ -571,6 +573,11 @@ export interface QueryResults {
   }[];
   'feed.events': {
     uid: string;
+    /**
+     * '' for an event that does not repeat; an occurrence of a repeating event (and the VEVENT
+     * that changed one) the RECURRENCE-ID it has: a UTC instant (ISO), or the date when all day.
+     * uid and recurrenceId name one entry of the answer.
+     */
     recurrenceId: string;
     summary: string | null;
     description: string | null;
@@ -578,13 +585,16 @@ export interface QueryResults {
     categories: string | null;
     status: string | null;
     allDay: boolean;
-    /** Timed: an instant (ISO, UTC); all day: the first day, YYYY-MM-DD. */
+    /** Timed: an instant (ISO, UTC); all day: the first day, YYYY-MM-DD. Of this occurrence. */
     startsAt: string;
     /** Timed: an instant; all day: the day after the last (exclusive, as iCalendar's DTEND). */
     endsAt: string | null;
-    /** The first day (Europe/Berlin), YYYY-MM-DD. */
+    /** The first day (Europe/Berlin) of this occurrence, YYYY-MM-DD. */
     startDay: string;
-    /** The event repeats (its RRULE is kept, not expanded: shown on its first day). */
+    /**
+     * The entry is one occurrence of a repeating event (or its changed one). A rule that cannot be
+     * read, or a replica not fetched since it could expand rules, shows the event on its first day.
+     */
     recurring: boolean;
   }[];
   'companies.list': {

@@ -16,6 +16,7 @@ import m007 from './migrations/007-personnel-search';
 import m008 from './migrations/008-due-dates';
 import m009 from './migrations/009-hours-totals';
 import m010 from './migrations/010-people-by-status';
+import m011 from './migrations/011-feed-recurrence';
 
 export const MIGRATIONS: readonly string[] = [
   m001, // the replica of every collection the service returns
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly string[] = [
   m008, // the due list's trainings and checks by their day (issue 22)
   m009, // everyone's hours summed by person and type over a period (issue 23)
   m010, // how many people have each status, kept by triggers (issue 25)
+  m011, // repeating events of the private calendar feed expanded when asked (issue 23)
 ];

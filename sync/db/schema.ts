@@ -443,11 +443,18 @@ export interface FeedEventsTable {
   all_day: number;
   /** The Berlin date of the start (YYYY-MM-DD). */
   start_day: string;
-  /** The RRULE's value as the feed gives it, or null. */
+  /** The RRULE's value as the feed gives it (null: none, or one ical.js cannot read). */
   rrule: string | null;
   sequence: number;
   stamp: string | null;
   fetched_at: string;
+  /**
+   * A repeating event's VEVENT with the VTIMEZONEs it names, one VCALENDAR text (migration 11),
+   * expanded by sync/pull/feed-recur.ts; null for any other row (and rows not fetched since).
+   */
+  ical: string | null;
+  /** The last day (Europe/Berlin) its series can reach, a day late; null: no end, or not repeating. */
+  last_day: string | null;
 }
 
 export type TableName = keyof Database;

@@ -1,10 +1,13 @@
 // Reads the private calendar feed's iCalendar text (ical.js) into rows of feed_events. Times
 // become UTC instants: UTC as written, a TZID through the file's VTIMEZONE, or (no VTIMEZONE) the
 // IANA zone of that name; a time without a zone, or with a zone nobody knows, is Berlin wall-clock
-// time, the service's. Never this machine's zone.
+// time, the service's. Never this machine's zone (feed-time.ts). A repeating event keeps its
+// VEVENT and the VTIMEZONEs it names (ical), expanded when asked (feed-recur.ts); an RRULE ical.js
+// cannot read leaves that event on its first day and the rest of the feed is read.
 import ICAL from 'ical.js';
 import type { FeedEventsTable } from '../db/schema';
-import { SERVICE_ZONE } from '../contract/service-time';
+import { readableRule, repeats, seriesLastDay, seriesText, withReadableRules } from './feed-recur';
+import { dateOf, instantMs, instantOf, tzidOf, zonedDay } from './feed-time';
 
 export type FeedEventRow = Omit<FeedEventsTable, 'fetched_at'>;
 
@@ -19,14 +22,14 @@ export function parseFeed(text: string): FeedEventRow[] {
     throw new FeedParseError('the answer is not an iCalendar file (no BEGIN:VCALENDAR)');
   let root: ICAL.Component;
   try {
-    root = new ICAL.Component(ICAL.parse(body) as unknown[]);
+    root = new ICAL.Component(ICAL.parse(withReadableRules(body)) as unknown[]);
   } catch (error) {
     throw new FeedParseError(shortReason(error));
   }
   if (root.name !== 'vcalendar') throw new FeedParseError('the answer holds no VCALENDAR');
   const rows = new Map<string, FeedEventRow>();
   for (const component of root.getAllSubcomponents('vevent')) {
-    const row = eventRow(component);
+    const row = eventRow(root, component);
     // A UID twice (a broken feed): the later one wins, as a calendar program would take it.
     if (row) rows.set(`${row.uid}\u0000${row.recurrence_id}`, row);
   }
@@ -41,7 +44,7 @@ function shortReason(error: unknown): string {
 const stringOf = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : null;
 
-function eventRow(event: ICAL.Component): FeedEventRow | null {
+function eventRow(root: ICAL.Component, event: ICAL.Component): FeedEventRow | null {
   const uid = stringOf(event.getFirstPropertyValue('uid'));
   const startProperty = event.getFirstProperty('dtstart');
   const start = startProperty?.getFirstValue();
@@ -58,19 +61,26 @@ function eventRow(event: ICAL.Component): FeedEventRow | null {
     end = start.clone();
     end.day += 1;
   }
-  const startsAt = allDay ? dateOf(start) : instantOf(start, startProperty!);
+  const startsAt = allDay ? dateOf(start) : instantOf(start, tzidOf(startProperty));
   if (startsAt === null) return null;
   const endProperty = event.getFirstProperty('dtend') ?? startProperty!;
-  const endsAt = end ? (allDay ? dateOf(end) : instantOf(end, endProperty)) : null;
+  const endsAt = end ? (allDay ? dateOf(end) : instantOf(end, tzidOf(endProperty))) : null;
   const recurrenceProperty = event.getFirstProperty('recurrence-id');
   const recurrence = recurrenceProperty?.getFirstValue();
   const recurrenceId =
     recurrence instanceof ICAL.Time
       ? recurrence.isDate
         ? dateOf(recurrence)
-        : instantOf(recurrence, recurrenceProperty!)
+        : instantOf(recurrence, tzidOf(recurrenceProperty))
       : null;
-  const rrule = event.getFirstPropertyValue('rrule');
+  let rrule: unknown = null;
+  try {
+    rrule = event.getFirstPropertyValue('rrule');
+  } catch {
+    rrule = null;
+  }
+  // A repeating event itself (not one changed occurrence of it) keeps what its expansion needs.
+  const series = recurrenceId === null && repeats(event);
   const categories = event
     .getAllProperties('categories')
     .flatMap((p) => p.getValues())
@@ -88,66 +98,22 @@ function eventRow(event: ICAL.Component): FeedEventRow | null {
     starts_at: startsAt,
     ends_at: endsAt !== null && endsAt > startsAt ? endsAt : null,
     all_day: allDay ? 1 : 0,
-    start_day: allDay ? startsAt : zonedDay(Date.parse(startsAt), SERVICE_ZONE),
-    rrule: rrule instanceof ICAL.Recur ? rrule.toString() : null,
+    start_day: allDay ? startsAt : zonedDay(Date.parse(startsAt)),
+    rrule: readableRule(rrule) ? rrule.toString() : null,
     sequence: Number.isInteger(sequence) && sequence >= 0 ? sequence : 0,
     stamp: stamp instanceof ICAL.Time ? new Date(instantMs(stamp, null)).toISOString() : null,
+    ...(series ? seriesColumns(root, event) : { ical: null, last_day: null }),
   };
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-function dateOf(time: ICAL.Time): string {
-  return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}`;
-}
-
-/** The instant as ISO 8601 UTC, or null when the time makes none. */
-function instantOf(time: ICAL.Time, property: ICAL.Property): string | null {
-  const ms = instantMs(time, stringOf(property.getParameter('tzid')));
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
-}
-
-function instantMs(time: ICAL.Time, tzid: string | null): number {
-  const zone = time.zone;
-  // UTC, or a zone the file defines (VTIMEZONE): ical.js knows the offset.
-  if (zone && zone !== ICAL.Timezone.localTimezone) return time.toUnixTime() * 1000;
-  return zonedInstant(time, tzid && knownZone(tzid) ? tzid : SERVICE_ZONE);
-}
-
-function knownZone(zone: string): boolean {
+/** What the expansion of a repeating event needs; none (its first day only) where that fails. */
+function seriesColumns(
+  root: ICAL.Component,
+  event: ICAL.Component,
+): Pick<FeedEventRow, 'ical' | 'last_day'> {
   try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
+    return { ical: seriesText(root, event), last_day: seriesLastDay(event) };
   } catch {
-    return false;
+    return { ical: null, last_day: null };
   }
-}
-
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Minutes the zone is ahead of UTC at the instant. */
-function offsetMinutes(ms: number, zone: string): number {
-  let format = offsetFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
-    offsetFormats.set(zone, format);
-  }
-  const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? '';
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  if (!match) return 0;
-  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-}
-
-/** The instant of a wall-clock time in a zone (a time of a DST change's gap or repeated hour: one of its two readings). */
-function zonedInstant(time: ICAL.Time, zone: string): number {
-  const asUtc = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  const first = asUtc - offsetMinutes(asUtc, zone) * 60_000;
-  const second = asUtc - offsetMinutes(first, zone) * 60_000;
-  return Math.min(first, second);
-}
-
-/** YYYY-MM-DD of the instant's day in the zone. */
-function zonedDay(ms: number, zone: string): string {
-  const shifted = new Date(ms + offsetMinutes(ms, zone) * 60_000);
-  return shifted.toISOString().slice(0, 10);
 }

@@ -178,9 +178,10 @@ export async function refreshFeed(
   const insert = prepared(
     sqlite,
     `INSERT INTO feed_events (uid, recurrence_id, summary, description, location, categories, status,
-       starts_at, ends_at, all_day, start_day, rrule, sequence, stamp, fetched_at)
+       starts_at, ends_at, all_day, start_day, rrule, sequence, stamp, fetched_at, ical, last_day)
      VALUES (@uid, @recurrence_id, @summary, @description, @location, @categories, @status,
-       @starts_at, @ends_at, @all_day, @start_day, @rrule, @sequence, @stamp, @fetched_at)`,
+       @starts_at, @ends_at, @all_day, @start_day, @rrule, @sequence, @stamp, @fetched_at, @ical,
+       @last_day)`,
   );
   const replaced = sqlite.transaction(() => {
     // The address changed while this fetch ran: its answer belongs to no feed any more.

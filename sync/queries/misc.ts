@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FormObjectType, ParsedQueryArgs, QueryResults } from '../contract';
 import type { Database } from '../db/schema';
 import { redactFeedUrl } from '../pull/feed';
+import { expandSeries } from '../pull/feed-recur';
 import type { Sqlite } from '../db/sqlite';
 import {
   byKey,
@@ -310,35 +311,70 @@ export async function listAllForms(db: Kysely<Database>): Promise<QueryResults['
   return objects;
 }
 
-/** The private feed's events whose first day is in the range (feed.events), by start. */
+/**
+ * The private feed's events whose first day is in the range (feed.events), by start: a repeating
+ * event once for each of its occurrences in the range (expanded in its own zone, without those
+ * EXDATE excludes and those changed by a VEVENT of their own, which show as that row), each with
+ * its own start, end and day and its RECURRENCE-ID as recurrenceId. A series ical.js cannot expand,
+ * or a row fetched before migration 11, shows on its first day.
+ */
 export async function listFeedEvents(
   db: Kysely<Database>,
   args: ParsedQueryArgs<'feed.events'>,
 ): Promise<QueryResults['feed.events']> {
-  const rows = await db
-    .selectFrom('feed_events')
-    .select([
-      'uid',
-      'recurrence_id',
-      'summary',
-      'description',
-      'location',
-      'categories',
-      'status',
-      'all_day',
-      'starts_at',
-      'ends_at',
-      'start_day',
-      'rrule',
-    ])
-    .where('start_day', '>=', args.from)
-    .where('start_day', '<=', args.until)
-    .orderBy('start_day')
-    .orderBy('all_day', 'desc')
-    .orderBy('starts_at')
-    .orderBy('uid')
-    .execute();
-  return rows.map((r) => ({
+  const columns = [
+    'uid',
+    'recurrence_id',
+    'summary',
+    'description',
+    'location',
+    'categories',
+    'status',
+    'all_day',
+    'starts_at',
+    'ends_at',
+    'start_day',
+    'rrule',
+    'ical',
+  ] as const;
+  const [single, series] = await Promise.all([
+    db
+      .selectFrom('feed_events')
+      .select(columns)
+      .where('start_day', '>=', args.from)
+      .where('start_day', '<=', args.until)
+      .where('ical', 'is', null)
+      .execute(),
+    // Every series that began by the range's last day and may reach its first.
+    db
+      .selectFrom('feed_events')
+      .select(columns)
+      .where('ical', 'is not', null)
+      .where('start_day', '<=', args.until)
+      .where((eb) => eb.or([eb('last_day', 'is', null), eb('last_day', '>=', args.from)]))
+      .execute(),
+  ]);
+  // The occurrences changed by a VEVENT of their own, wherever they moved to.
+  const changed = new Map<string, Set<string>>();
+  if (series.length) {
+    const overrides = await db
+      .selectFrom('feed_events')
+      .select(['uid', 'recurrence_id'])
+      .where('recurrence_id', '!=', '')
+      .where(
+        'uid',
+        'in',
+        series.map((r) => r.uid),
+      )
+      .execute();
+    for (const { uid, recurrence_id } of overrides) {
+      const ids = changed.get(uid) ?? new Set<string>();
+      ids.add(recurrence_id);
+      changed.set(uid, ids);
+    }
+  }
+  type Row = (typeof single)[number];
+  const event = (r: Row, recurring: boolean) => ({
     uid: r.uid,
     recurrenceId: r.recurrence_id,
     summary: r.summary,
@@ -350,8 +386,49 @@ export async function listFeedEvents(
     startsAt: r.starts_at,
     endsAt: r.ends_at,
     startDay: r.start_day,
-    recurring: r.rrule !== null && r.rrule !== '',
-  }));
+    recurring,
+  });
+  const seriesUids = new Set(series.map((r) => r.uid));
+  const answer: QueryResults['feed.events'] = single.map((r) =>
+    event(
+      r,
+      (r.rrule !== null && r.rrule !== '') || (r.recurrence_id !== '' && seriesUids.has(r.uid)),
+    ),
+  );
+  for (const r of series) {
+    const occurrences = expandSeries(r.ical!, args, spanOf(r), changed.get(r.uid));
+    if (!occurrences) {
+      if (r.start_day >= args.from) answer.push(event(r, true));
+      continue;
+    }
+    for (const occurrence of occurrences) answer.push({ ...event(r, true), ...occurrence });
+  }
+  return answer.sort(
+    (a, b) =>
+      compare(a.startDay, b.startDay) ||
+      Number(b.allDay) - Number(a.allDay) ||
+      compare(a.startsAt, b.startsAt) ||
+      compare(a.uid, b.uid) ||
+      compare(a.recurrenceId, b.recurrenceId),
+  );
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** An event's length: milliseconds, or whole days when all day; null without an end. */
+function spanOf(row: {
+  all_day: number;
+  starts_at: string;
+  ends_at: string | null;
+}): number | null {
+  if (!row.ends_at) return null;
+  if (row.all_day === 1)
+    return Math.round(
+      (Date.parse(`${row.ends_at}T00:00:00Z`) - Date.parse(`${row.starts_at}T00:00:00Z`)) /
+        86_400_000,
+    );
+  const span = Date.parse(row.ends_at) - Date.parse(row.starts_at);
+  return Number.isFinite(span) ? span : null;
 }
 
 export async function search(

@@ -1,12 +1,14 @@
 // The office's Kalender, Stammdaten and Formulare (issue 23) in Debian's Chromium against browser
 // mode on the sandbox, at 1366×860 and 1024×700, in German and English, light and dark: the
 // calendars with their feed address masked and copied whole only on request; the private feed's
-// events by week and day; offline a calendar created (refused first without a name, beside the
+// events by week and day, a repeating event of a feed served on loopback on every day it occurs
+// (a left-out and a moved occurrence as the feed says); offline a calendar created (refused first without a name, beside the
 // field) and another deleted, both still so after a reload offline, and the service back holding
 // exactly those changes (plain HTTP); the reference data by keyboard; a course's forms (https as
 // links, anything else as text); and a trainer whose login may not use calendars or tax rates
 // has no entry for them (nor for the office's Stammdaten), the sync centre saying why, no error. axe-core on each view. Screenshots:
 // test-artifacts/e2e/calendars-*.png, reference-*.png.
+import { createServer } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ROLE_SCOPES } from '../../sandbox/auth/scopes';
@@ -406,6 +408,104 @@ describe.skipIf(!haveChromium)(
       await language('de');
       await page.setViewportSize(LAPTOP);
       expect(office.pageErrors).toEqual([]);
+    }, 90_000);
+
+    it('Kalender: a repeating event of the private feed on every day it occurs, a left-out day and a moved one as the feed says, by week and day', async (test) => {
+      if (!office.signedIn) test.skip();
+      await setOnline(true);
+      // A weekly 18:00–20:00 Berlin event since two weeks before today (its dates from today, in
+      // Berlin days): next week's left out (EXDATE), the one in two weeks moved to 20:00 (its own
+      // VEVENT). Served by a small server of this test on loopback, set up as the private feed.
+      const today = formatBerlinDate(Date.now());
+      const day = (offset: number) =>
+        new Date(Date.parse(`${today}T12:00:00Z`) + offset * 864e5).toISOString().slice(0, 10);
+      const local = (offset: number, hour: string) =>
+        `${day(offset).replaceAll('-', '')}T${hour}0000`;
+      const text = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Test//Wiederholung//DE',
+        'BEGIN:VTIMEZONE',
+        'TZID:Europe/Berlin',
+        'BEGIN:DAYLIGHT',
+        'TZOFFSETFROM:+0100',
+        'TZOFFSETTO:+0200',
+        'TZNAME:CEST',
+        'DTSTART:19700329T020000',
+        'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+        'END:DAYLIGHT',
+        'BEGIN:STANDARD',
+        'TZOFFSETFROM:+0200',
+        'TZOFFSETTO:+0100',
+        'TZNAME:CET',
+        'DTSTART:19701025T030000',
+        'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+        'END:STANDARD',
+        'END:VTIMEZONE',
+        'BEGIN:VEVENT',
+        'UID:dienstabend@e2e',
+        'DTSTAMP:20260101T000000Z',
+        `DTSTART;TZID=Europe/Berlin:${local(-14, '18')}`,
+        `DTEND;TZID=Europe/Berlin:${local(-14, '20')}`,
+        'RRULE:FREQ=WEEKLY',
+        `EXDATE;TZID=Europe/Berlin:${local(7, '18')}`,
+        'SUMMARY:Dienstabend',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        'UID:dienstabend@e2e',
+        'DTSTAMP:20260101T000000Z',
+        `RECURRENCE-ID;TZID=Europe/Berlin:${local(14, '18')}`,
+        `DTSTART;TZID=Europe/Berlin:${local(14, '20')}`,
+        `DTEND;TZID=Europe/Berlin:${local(14, '22')}`,
+        'SUMMARY:Dienstabend (verlegt)',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+      const feedServer = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' });
+        response.end(text);
+      });
+      await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (feedServer.address() as { port: number }).port;
+        await go('settings');
+        await page
+          .getByTestId('feed-url')
+          .fill(`http://127.0.0.1:${port}/ical/v1/veranstaltungen/private-e2e/termine.ics`);
+        await page.getByTestId('feed-save').click();
+        await go('calendars');
+        await page.getByTestId('events-region').focus();
+        await page.keyboard.press('w');
+        await page.keyboard.press('t');
+        const entries = (offset: number) =>
+          page
+            .locator(`[data-testid="event-day"][data-day="${day(offset)}"]`)
+            .locator('[data-testid="feed-event"][data-uid="dienstabend@e2e"]');
+        // This week: today's, 18:00–20:00, marked as repeating.
+        await expect.poll(() => entries(0).count(), { timeout: 20_000 }).toBe(1);
+        expect(await entries(0).textContent()).toMatch(/18:00–20:00.*Dienstabend.*wiederkehrend/);
+        await shot(page, 'calendars-recurring-week-1366x860-de', false);
+        // Next week's left out; the week after, the moved one once, at 20:00.
+        await page.keyboard.press('ArrowRight');
+        await page.locator(`[data-testid="event-day"][data-day="${day(7)}"]`).waitFor();
+        await expect.poll(() => entries(7).count()).toBe(0);
+        await page.keyboard.press('ArrowRight');
+        await expect.poll(() => entries(14).count()).toBe(1);
+        expect(await entries(14).textContent()).toMatch(/20:00–22:00.*Dienstabend \(verlegt\)/);
+        // Three weeks on, by day: the day view shows that day's occurrence.
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('d');
+        await expect.poll(() => page.getByTestId('event-day').count()).toBe(1);
+        await expect.poll(() => entries(21).count()).toBe(1);
+        expect(await entries(21).textContent()).toMatch(/18:00–20:00/);
+        await shot(page, 'calendars-recurring-day-1366x860-de', false);
+        await page.keyboard.press('w');
+        expect(office.pageErrors).toEqual([]);
+      } finally {
+        feedServer.closeAllConnections();
+        await new Promise((resolve) => feedServer.close(resolve));
+      }
     }, 90_000);
 
     it('a trainer whose login may not use calendars or tax rates: no Kalender and no Stammdaten entry, the sync centre says why, no error', async () => {

@@ -1,0 +1,322 @@
+// Repeating events of the private calendar feed, fetched from a small server of this test on
+// loopback into a real replica file and read back through the feed.events query: every occurrence
+// in the range, in the event's own zone across the DST change, EXDATE and an override honoured,
+// COUNT and UNTIL, an unbounded rule only within the range, a bad RRULE costing nothing else; the
+// .ics export still writes each rule once. Independent of the machine's zone and of today (run
+// also with TZ=America/New_York).
+import { createServer, type Server } from 'node:http';
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryFiles } from '../../test/support/temp-files';
+import type { QueryResults } from '../contract';
+import { openReplica, type Replica } from '../db/open';
+import { exportData } from '../export';
+import { listFeedEvents } from '../queries/misc';
+import { refreshFeed, setFeedUrl } from './feed';
+import { MAX_OCCURRENCES } from './feed-recur';
+
+const temp = temporaryFiles('feed-recur');
+let server: Server;
+let replica: Replica;
+let body = '';
+
+beforeAll(async () => {
+  server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  replica = openReplica(temp('replica.sqlite'));
+  setFeedUrl(replica, `http://127.0.0.1:${port}/ical/v1/veranstaltungen/private-abc/termine.ics`);
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await replica?.close();
+});
+
+const BERLIN = [
+  'BEGIN:VTIMEZONE',
+  'TZID:Europe/Berlin',
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0200',
+  'TZNAME:CEST',
+  'DTSTART:19700329T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0200',
+  'TZOFFSETTO:+0100',
+  'TZNAME:CET',
+  'DTSTART:19701025T030000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
+
+const event = (...lines: string[]) => [
+  'BEGIN:VEVENT',
+  'DTSTAMP:20260101T000000Z',
+  ...lines,
+  'END:VEVENT',
+];
+
+const calendar = (...events: string[][]) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Test//Wiederholung//DE',
+    ...BERLIN,
+    ...events.flat(),
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
+/** Weekly on Tuesdays 18:00–20:00 Berlin time, without end; one Tuesday left out, one moved. */
+const WEEKLY = [
+  ...event(
+    'UID:dienstabend@test',
+    'DTSTART;TZID=Europe/Berlin:20261013T180000',
+    'DTEND;TZID=Europe/Berlin:20261013T200000',
+    'RRULE:FREQ=WEEKLY',
+    'EXDATE;TZID=Europe/Berlin:20261110T180000',
+    'SUMMARY:Dienstabend',
+    'LOCATION:Wache',
+  ),
+  ...event(
+    'UID:dienstabend@test',
+    'RECURRENCE-ID;TZID=Europe/Berlin:20261117T180000',
+    'DTSTART;TZID=Europe/Berlin:20261118T190000',
+    'DTEND;TZID=Europe/Berlin:20261118T210000',
+    'SUMMARY:Dienstabend (verlegt)',
+  ),
+];
+/** Weekly in a zone the file does not define (the IANA's), until the exact instant of its fourth. */
+const UNTIL = event(
+  'UID:vienna@test',
+  'DTSTART;TZID=Europe/Vienna:20261014T070000',
+  'DURATION:PT1H',
+  'RRULE:FREQ=WEEKLY;UNTIL=20261104T060000Z',
+  'SUMMARY:Frühbesprechung',
+);
+/** Three days, all day. */
+const COUNT = event(
+  'UID:lehrgang@test',
+  'DTSTART;VALUE=DATE:20261015',
+  'DTEND;VALUE=DATE:20261016',
+  'RRULE:FREQ=DAILY;COUNT=3',
+  'SUMMARY:Lehrgang',
+);
+const BAD = event(
+  'UID:kaputt@test',
+  'DTSTART:20261016T100000Z',
+  'DTEND:20261016T110000Z',
+  'RRULE:FREQ=SOMETIMES;COUNT=3',
+  'SUMMARY:Kaputte Regel',
+);
+const SINGLE = event(
+  'UID:einmal@test',
+  'DTSTART:20261019T090000Z',
+  'DTEND:20261019T100000Z',
+  'SUMMARY:Einmalig',
+);
+
+type FeedEvent = QueryResults['feed.events'][number];
+const ask = (from: string, until: string) => listFeedEvents(replica.db, { from, until });
+const of = (events: FeedEvent[], uid: string) => events.filter((e) => e.uid === uid);
+const times = (events: FeedEvent[]) => events.map((e) => [e.startDay, e.startsAt, e.endsAt]);
+
+async function serve(text: string) {
+  body = text;
+  expect(await refreshFeed(replica)).toMatchObject({ ok: true });
+}
+
+describe('repeating events of the private feed', () => {
+  beforeAll(() => serve(calendar(WEEKLY, UNTIL, COUNT, BAD, SINGLE)));
+
+  it('show on every day they occur, in their own zone across the change to winter time', async () => {
+    const events = await ask('2026-10-12', '2026-11-22');
+    // 18:00 Berlin: 16:00 UTC in summer time, 17:00 UTC from 25 October; 10 November left out
+    // (EXDATE), 17 November moved to the 18th (its own VEVENT, shown once, as that).
+    expect(times(of(events, 'dienstabend@test'))).toEqual([
+      ['2026-10-13', '2026-10-13T16:00:00.000Z', '2026-10-13T18:00:00.000Z'],
+      ['2026-10-20', '2026-10-20T16:00:00.000Z', '2026-10-20T18:00:00.000Z'],
+      ['2026-10-27', '2026-10-27T17:00:00.000Z', '2026-10-27T19:00:00.000Z'],
+      ['2026-11-03', '2026-11-03T17:00:00.000Z', '2026-11-03T19:00:00.000Z'],
+      ['2026-11-18', '2026-11-18T18:00:00.000Z', '2026-11-18T20:00:00.000Z'],
+    ]);
+    const weekly = of(events, 'dienstabend@test');
+    expect(weekly.map((e) => e.summary)).toEqual([
+      ...Array<string>(4).fill('Dienstabend'),
+      'Dienstabend (verlegt)',
+    ]);
+    expect(
+      weekly.every(
+        (e) => e.recurring && e.location === (e.summary === 'Dienstabend' ? 'Wache' : null),
+      ),
+    ).toBe(true);
+    // Each occurrence named by the RECURRENCE-ID it would have: distinct, the override's its own.
+    expect(weekly.map((e) => e.recurrenceId)).toEqual([
+      '2026-10-13T16:00:00.000Z',
+      '2026-10-20T16:00:00.000Z',
+      '2026-10-27T17:00:00.000Z',
+      '2026-11-03T17:00:00.000Z',
+      '2026-11-17T17:00:00.000Z',
+    ]);
+    // In a zone the file does not define: 07:00 Vienna, UNTIL the instant of 4 November's.
+    expect(times(of(events, 'vienna@test'))).toEqual([
+      ['2026-10-14', '2026-10-14T05:00:00.000Z', '2026-10-14T06:00:00.000Z'],
+      ['2026-10-21', '2026-10-21T05:00:00.000Z', '2026-10-21T06:00:00.000Z'],
+      ['2026-10-28', '2026-10-28T06:00:00.000Z', '2026-10-28T07:00:00.000Z'],
+      ['2026-11-04', '2026-11-04T06:00:00.000Z', '2026-11-04T07:00:00.000Z'],
+    ]);
+    // COUNT=3, all day: three days, each ending the day after.
+    expect(times(of(events, 'lehrgang@test'))).toEqual([
+      ['2026-10-15', '2026-10-15', '2026-10-16'],
+      ['2026-10-16', '2026-10-16', '2026-10-17'],
+      ['2026-10-17', '2026-10-17', '2026-10-18'],
+    ]);
+    // A rule nobody can read: its event on its first day (it says it repeats), the others unharmed.
+    expect(of(events, 'kaputt@test')).toMatchObject([
+      { startDay: '2026-10-16', startsAt: '2026-10-16T10:00:00.000Z', recurring: true },
+    ]);
+    expect(of(events, 'einmal@test')).toMatchObject([{ startDay: '2026-10-19', recurring: false }]);
+    // By day, all-day first, then by start.
+    const order = events.map((e) => `${e.startDay} ${e.allDay ? '' : e.startsAt}`);
+    expect(order).toEqual([...order].sort());
+  });
+
+  it('a day and a week ask only their days; an unbounded rule runs on, the ended ones do not', async () => {
+    const day = await ask('2026-10-27', '2026-10-27');
+    expect(day.map((e) => [e.uid, e.startsAt])).toEqual([
+      ['dienstabend@test', '2026-10-27T17:00:00.000Z'],
+    ]);
+    const far = await ask('2031-06-02', '2031-06-08');
+    expect(times(far)).toEqual([
+      ['2031-06-03', '2031-06-03T16:00:00.000Z', '2031-06-03T18:00:00.000Z'],
+    ]);
+    // Ten years of Tuesdays on, still the same wall-clock time, by either side of the change.
+    expect(times(await ask('2036-12-29', '2037-01-04'))).toEqual([
+      ['2036-12-30', '2036-12-30T17:00:00.000Z', '2036-12-30T19:00:00.000Z'],
+    ]);
+    expect(await ask('2026-10-01', '2026-10-12')).toEqual([]);
+  });
+
+  it('finds a series of decades in the range asked, its rhythm (INTERVAL, BYDAY) kept', async () => {
+    await serve(
+      calendar(
+        event(
+          'UID:alle-drei-tage@test',
+          'DTSTART;TZID=Europe/Berlin:20000101T180000',
+          'DTEND;TZID=Europe/Berlin:20000101T183000',
+          'RRULE:FREQ=DAILY;INTERVAL=3',
+          'SUMMARY:Alle drei Tage',
+        ),
+        event(
+          'UID:zweiwoechentlich@test',
+          'DTSTART;TZID=Europe/Berlin:20000103T073000',
+          'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;UNTIL=20400101T000000Z',
+          'SUMMARY:Zweiwöchentlich',
+        ),
+        event(
+          'UID:monatsende@test',
+          'DTSTART;TZID=Europe/Berlin:20000128T200000',
+          'RRULE:FREQ=MONTHLY;BYDAY=-1FR',
+          'SUMMARY:Letzter Freitag',
+        ),
+        event(
+          'UID:jahrestag@test',
+          'DTSTART;VALUE=DATE:19900131',
+          'RRULE:FREQ=YEARLY',
+          'SUMMARY:Gründungstag',
+        ),
+      ),
+    );
+    const from = '2031-01-01';
+    const until = '2031-01-31';
+    const days = (day: string, since: string) =>
+      (Date.parse(`${day}T00:00:00Z`) - Date.parse(`${since}T00:00:00Z`)) / 86_400_000;
+    const expected = { every3: [] as string[], fortnight: [] as string[] };
+    for (
+      let day = from;
+      day <= until;
+      day = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+    ) {
+      if (days(day, '2000-01-01') % 3 === 0) expected.every3.push(`${day}T17:00:00.000Z`);
+      const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+      if (Math.floor(days(day, '2000-01-03') / 7) % 2 === 0 && (weekday === 1 || weekday === 4))
+        expected.fortnight.push(`${day}T06:30:00.000Z`);
+    }
+    const events = await ask(from, until);
+    expect(of(events, 'alle-drei-tage@test').map((e) => e.startsAt)).toEqual(expected.every3);
+    expect(of(events, 'zweiwoechentlich@test').map((e) => e.startsAt)).toEqual(expected.fortnight);
+    // The last Friday of January 2031, 20:00 Berlin; the day of the founding, all day.
+    let lastFriday = 31;
+    while (new Date(Date.UTC(2031, 0, lastFriday)).getUTCDay() !== 5) lastFriday -= 1;
+    expect(of(events, 'monatsende@test').map((e) => e.startsAt)).toEqual([
+      `2031-01-${lastFriday}T19:00:00.000Z`,
+    ]);
+    expect(times(of(events, 'jahrestag@test'))).toEqual([
+      ['2031-01-31', '2031-01-31', '2031-02-01'],
+    ]);
+    expect(expected.every3).toHaveLength(10);
+    expect(expected.fortnight).toHaveLength(4);
+  });
+
+  it('caps an unbounded rule of many occurrences, and reads the moved occurrence wherever it went', async () => {
+    await serve(
+      calendar(
+        event(
+          'UID:minute@test',
+          'DTSTART:20261013T000000Z',
+          'RRULE:FREQ=MINUTELY',
+          'SUMMARY:Jede Minute',
+        ),
+        // Its override moved out of the range asked: the occurrence is not shown in it twice.
+        ...[WEEKLY],
+      ),
+    );
+    const events = await ask('2026-11-17', '2026-11-17');
+    expect(of(events, 'minute@test')).toHaveLength(0);
+    expect(of(events, 'dienstabend@test')).toEqual([]);
+    const week = await ask('2026-10-13', '2026-10-19');
+    expect(of(week, 'minute@test')).toHaveLength(MAX_OCCURRENCES);
+    expect(of(week, 'dienstabend@test')).toHaveLength(1);
+  });
+
+  it('an older replica’s rows (fetched before migration 11) show on their first day until the next fetch', async () => {
+    await serve(calendar(WEEKLY));
+    replica.sqlite.prepare('UPDATE feed_events SET ical = NULL, last_day = NULL').run();
+    expect(times(await ask('2026-10-12', '2026-11-08'))).toEqual([
+      ['2026-10-13', '2026-10-13T16:00:00.000Z', '2026-10-13T18:00:00.000Z'],
+    ]);
+    await serve(calendar(WEEKLY));
+    expect(await ask('2026-10-12', '2026-11-08')).toHaveLength(4);
+  });
+
+  it('is exported as .ics with each rule once, not its occurrences', async () => {
+    await serve(calendar(WEEKLY, UNTIL, COUNT, BAD, SINGLE));
+    const result = await exportData(replica, { format: 'ics', what: 'events' });
+    const text = new TextDecoder().decode(result.bytes);
+    const events = new ICAL.Component(ICAL.parse(text) as unknown[]).getAllSubcomponents('vevent');
+    const rules = events.map((c) => [
+      String(c.getFirstPropertyValue('uid')),
+      c.hasProperty('recurrence-id'),
+      c.getFirstPropertyValue('rrule')?.toString() ?? null,
+    ]);
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        ['dienstabend@test', false, 'FREQ=WEEKLY'],
+        ['dienstabend@test', true, null],
+        ['vienna@test', false, 'FREQ=WEEKLY;UNTIL=20261104T060000Z'],
+        ['lehrgang@test', false, 'FREQ=DAILY;COUNT=3'],
+        // The rule nobody can read is not passed on.
+        ['kaputt@test', false, null],
+        ['einmal@test', false, null],
+      ]),
+    );
+    expect(rules).toHaveLength(6);
+  });
+});
