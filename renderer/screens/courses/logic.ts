@@ -2,6 +2,7 @@
 // command a walk-in form stands for, the map link of a place. Kept apart from the components so
 // that tests run them against the contract and the sandbox.
 import type { CommandArgs, ParticipationItem } from '../../contract';
+import { serviceDay } from '../../format';
 
 export type Attendance = 'present' | 'absent' | 'open';
 
@@ -77,9 +78,9 @@ export function runsOn(
   course: { firstDate: string | null; lastDate: string | null },
   day: string,
 ): boolean {
-  const first = course.firstDate?.slice(0, 10);
-  const last = (course.lastDate ?? course.firstDate)?.slice(0, 10);
-  return first !== undefined && last !== undefined && first <= day && day <= last;
+  const starts = course.firstDate;
+  if (!starts) return false;
+  return serviceDay(starts) <= day && day <= serviceDay(course.lastDate ?? starts);
 }
 
 /** The id of the new company inside the request (the service swaps it for its own). */
