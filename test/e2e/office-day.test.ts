@@ -468,6 +468,11 @@ describe.skipIf(!haveChromium)('an office day offline, end to end in Chromium', 
     await expect
       .poll(() => page.locator('main').textContent())
       .toContain(`${numbered.vorname} ${numbered.nachname} geändert`);
+    const readTitle = before.notifications.find((n) => n.id === notification.read)!.attributes
+      .titel as string;
+    expect(await page.locator('main').textContent()).toContain(
+      `Benachrichtigung „${readTitle}“ als gelesen markiert`,
+    );
     await snap('05-sync-centre-offline-1366x860');
     await axe('sync centre offline, de');
     expect(office.pageErrors).toEqual([]);

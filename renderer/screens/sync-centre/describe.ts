@@ -41,6 +41,13 @@ function isAttendance(entry: Pick<OutboxEntry, 'arguments'>): boolean {
   return keys.length > 0 && keys.every((key) => key === 'attended' || key === 'status');
 }
 
+/** A notification marked read or unread (what its update can change). */
+function readMark(entry: Pick<OutboxEntry, 'arguments'>): 'read' | 'unread' | 'update' {
+  const read = (entry.arguments as { attributes?: { gelesen?: unknown } } | null)?.attributes
+    ?.gelesen;
+  return read === true ? 'read' : read === false ? 'unread' : 'update';
+}
+
 /**
  * The fields a change of a person names, as words ("Mobil und E-Mail"); null when it names one
  * the words do not know (then the sentence says only that the person changed).
@@ -72,7 +79,9 @@ export function operationText(
   const key =
     entry.command === 'participation.update' && isAttendance(entry)
       ? 'participation.attendance'
-      : entry.command;
+      : entry.command === 'benachrichtigung.update'
+        ? `benachrichtigung.${readMark(entry)}`
+        : entry.command;
   const fields = personFields(t, entry, language);
   if (fields) return t('syncCentre.op.user.fields', { name, fields });
   const what = hoursWhat(t, entry.subject, language);
