@@ -47,10 +47,18 @@ export const reads = {
 
 /**
  * The tables a write of each of the area's resource types changes: its own, and for a person
- * those a change of the row may cascade to (qualifications, trainings, checks and honours).
+ * those a change of the row may cascade to (qualifications, trainings, checks and honours) and
+ * the people per status its triggers keep.
  */
 export const recordTables = {
-  user: ['users', 'qualifikationen', 'ausbildungen', 'ueberpruefungen', 'ehrungen'],
+  user: [
+    'users',
+    'qualifikationen',
+    'ausbildungen',
+    'ueberpruefungen',
+    'ehrungen',
+    'users_by_status',
+  ],
   ausbildung: ['ausbildungen'],
 } as const satisfies RecordTables;
 
