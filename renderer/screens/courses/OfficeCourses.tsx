@@ -265,7 +265,12 @@ export function OfficeCourses() {
           {t('courses.office.listLabel')}
         </h2>
         {total === 0 ? (
-          <div className="course-list course-list-empty" data-testid="course-list" data-total={0}>
+          <div
+            className="course-list course-list-empty"
+            data-testid="course-list"
+            data-total={0}
+            data-search={courses.shownArgs?.search ?? ''}
+          >
             {empty}
           </div>
         ) : (
@@ -277,7 +282,7 @@ export function OfficeCourses() {
             onRange={onRange}
             handle={list}
             labelledBy="office-course-list-label"
-            shownSearch={courses.shownArgs?.search ?? ''}
+            shownSearch={courses.head ? (courses.shownArgs?.search ?? '') : undefined}
           />
         )}
         <p className="keys-hint muted">{t('courses.office.keys')}</p>
@@ -326,7 +331,8 @@ function OfficeCourseList(props: {
   onRange(from: number, to: number): void;
   handle: Ref<OfficeListHandle>;
   labelledBy: string;
-  shownSearch: string;
+  /** The search whose rows the list shows (data-search: what a bench waits for); none before the first answer. */
+  shownSearch: string | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
