@@ -4,7 +4,7 @@
 // - open: from Alt+5 pressed (the workspace chosen) to the list of everyone painted (the frame
 //   after the list shows the rows of its query: `data-search=""` on people-list);
 // - keystroke: with "mü" in the search, from the "l" pressed to the list painted with the rows of
-//   "mül" (trigrams over every person; the search waits 60 ms for more keys, in both cases);
+//   "mül" (trigrams over every person; each key queries at once);
 // - staticKeystroke: the same key on a static copy of the page, whose input handler puts in the
 //   list's markup of "mül" as the app painted it (ui-bench.ts's staticKeystroke): what the browser
 //   needs to paint those rows without the app; keystroke − staticKeystroke at most one frame (20 ms).
