@@ -6,6 +6,7 @@ import { personnelBench } from './personnel-bench';
 import { sandboxBench } from './sandbox-bench';
 import { syncBench } from './sync-bench';
 import { uiBench } from './ui-bench';
+import { uiColdBench } from './ui-cold-bench';
 import { uiHostBench } from './ui-host-bench';
 
 const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -14,6 +15,7 @@ const CASES: Record<string, () => Promise<Record<string, unknown>>> = {
   outbox: outboxBench,
   'ui-host': uiHostBench,
   ui: uiBench,
+  'ui-cold': uiColdBench,
   export: exportBench,
   personnel: personnelBench,
 };

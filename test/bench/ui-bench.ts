@@ -2,7 +2,11 @@
 // `medium` replica against the same on an empty one (target: each ratio at most 1.5):
 // - load: from the page's navigation to the course list painted from the replica (the frame
 //   after the list shows the rows of its query: `data-search` on course-list);
-// - keystroke: from a key pressed in the filter box to the list painted with that filter's rows.
+// - keystroke: from a key pressed in the filter box to the list painted with that filter's rows;
+// - staticKeystroke: the same key in the same Chromium on a static copy of the same page (its
+//   markup and styles without the app's scripts), whose input handler puts in the list's markup
+//   after the key as the app painted it: what the browser needs to paint those rows without the
+//   app. keystroke − staticKeystroke is the app's own share (target: at most one frame, 20 ms).
 // Both apps run in this process as `npm start -- --browser` runs them, signed in as the office
 // (every course of the replica): `medium` after its first sync, `empty` to a service that is not
 // there (signed in, its syncs fail, its replica stays empty). Runs alternate between the two, so
@@ -27,10 +31,13 @@ import { personnelUiCase } from './ui-personnel-bench';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Course titles with a "K" (… am Kind) are a share of the list, not all of it ("s" is in every "Erste"). */
 const KEY = 'K';
+/** One frame and a little (the issue's "within one frame"). */
+export const FRAME_MS = 20;
 
 interface Figures {
   loadMs: number;
   keystrokeMs: number;
+  staticKeystrokeMs: number;
   /** Rows the list holds before and after the keystroke. */
   rows: number;
   rowsAfterKey: number;
@@ -63,6 +70,9 @@ export async function uiBench(): Promise<Record<string, unknown>> {
     const summary = (list: Figures[]) => ({
       loadMs: median(list.map((f) => f.loadMs)),
       keystrokeMs: median(list.map((f) => f.keystrokeMs)),
+      staticKeystrokeMs: median(list.map((f) => f.staticKeystrokeMs)),
+      /** Median of each run's keystroke − its static page's. */
+      keystrokeOverStaticMs: median(list.map((f) => f.keystrokeMs - f.staticKeystrokeMs)),
       rows: list[0]!.rows,
       rowsAfterKey: list[0]!.rowsAfterKey,
     });
@@ -73,12 +83,17 @@ export async function uiBench(): Promise<Record<string, unknown>> {
     return {
       scale: 'medium',
       runs,
-      target: 'load and keystroke each at most 1.5 × the empty replica',
+      target:
+        'load and keystroke each at most 1.5 × the empty replica; keystroke at most 20 ms over the static page',
       medium: m,
       empty: e,
       loadRatio,
       keystrokeRatio,
-      withinTarget: loadRatio <= 1.5 && keystrokeRatio <= 1.5,
+      withinTarget:
+        loadRatio <= 1.5 &&
+        keystrokeRatio <= 1.5 &&
+        m.keystrokeOverStaticMs <= FRAME_MS &&
+        e.keystrokeOverStaticMs <= FRAME_MS,
       personnel: await personnelUiCase(browser, rendererDir, runs),
       officeHours: await officeHoursUiCase(browser, rendererDir, runs),
     };
@@ -175,6 +190,7 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
         throw error;
       });
     const rows = await listTotal(page);
+    const before = await page.evaluate(STATIC_COPY);
     const filter = page.getByTestId('course-filter');
     await filter.focus();
     await page.evaluate(() => {
@@ -198,9 +214,92 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
       const bench = window.vorortBench!;
       return { loadMs: bench.painted.get('')!, keystrokeMs: bench.painted.get(key)! - bench.keyAt };
     }, KEY);
-    return { ...figures, rows, rowsAfterKey: await listTotal(page) };
+    const after = await page.evaluate(listMarkup, LIST);
+    const staticKeystrokeMs = await staticKeystroke(page, before, {
+      input: '[data-testid="course-filter"]',
+      list: LIST,
+      listAfter: after,
+      key: KEY,
+    });
+    return { ...figures, staticKeystrokeMs, rows, rowsAfterKey: await listTotal(page) };
   } finally {
     await context.close();
+  }
+}
+
+const LIST = '[data-testid="course-list"]';
+
+/** The page as it stands, without its scripts (a function run in the page). */
+export function STATIC_COPY(): string {
+  const copy = document.documentElement.cloneNode(true) as HTMLElement;
+  for (const element of copy.querySelectorAll('script, link[rel="modulepreload"]'))
+    element.remove();
+  // A controlled field's text is its property, which a copy of the markup does not carry.
+  const fields = document.querySelectorAll('input');
+  copy.querySelectorAll('input').forEach((field, index) => {
+    field.setAttribute('value', fields[index]?.value ?? '');
+  });
+  return `<!doctype html>${copy.outerHTML}`;
+}
+
+/** The list's markup as painted (a function run in the page). */
+export function listMarkup(selector: string): string {
+  return document.querySelector(selector)!.outerHTML;
+}
+
+/**
+ * The baseline of a keystroke: in a new tab of the same browser context (same Chromium, same
+ * window size), at an address of the app's own origin (its styles and fonts load as the app's
+ * do), a static copy of the page before the key; its one handler, on the key's input, puts in
+ * the list's markup of after the key. The time from the key's keydown to the frame after.
+ */
+export async function staticKeystroke(
+  appPage: Page,
+  markup: string,
+  what: { input: string; list: string; listAfter: string; key: string },
+): Promise<number> {
+  const page = await appPage.context().newPage();
+  try {
+    const url = new URL('/bench-static-copy.html', appPage.url()).href;
+    await page.route(url, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: markup }),
+    );
+    await page.goto(url);
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await page.locator(what.input).focus();
+    await page.evaluate(
+      ({ list, listAfter }) => {
+        const bench = { keyAt: 0, paintedAt: Number.NaN };
+        (window as unknown as { vorortStatic: typeof bench }).vorortStatic = bench;
+        document.addEventListener(
+          'keydown',
+          (event) => {
+            bench.keyAt = event.timeStamp;
+          },
+          { once: true, capture: true },
+        );
+        document.addEventListener(
+          'input',
+          () => {
+            document.querySelector(list)!.outerHTML = listAfter;
+            requestAnimationFrame(() => {
+              bench.paintedAt = performance.now();
+            });
+          },
+          { once: true, capture: true },
+        );
+      },
+      { list: what.list, listAfter: what.listAfter },
+    );
+    await page.keyboard.press(what.key);
+    const handle = await page.waitForFunction(() => {
+      const bench = (window as unknown as { vorortStatic?: { keyAt: number; paintedAt: number } })
+        .vorortStatic;
+      return bench && Number.isFinite(bench.paintedAt) ? bench.paintedAt - bench.keyAt : null;
+    });
+    return (await handle.jsonValue()) as number;
+  } finally {
+    await page.close();
   }
 }
 

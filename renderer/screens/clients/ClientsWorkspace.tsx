@@ -69,15 +69,9 @@ function ClientsView({ onOpenCourse }: { onOpenCourse(courseId: string): void })
   const list = useRef<ClientListHandle>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const [text, setText] = useState(kept);
   const [focusDetail, setFocusDetail] = useState(false);
 
-  useEffect(() => {
-    if (text === kept) return;
-    const timer = window.setTimeout(() => setSearch(text), 60);
-    return () => window.clearTimeout(timer);
-  }, [text, kept, setSearch]);
-
+  // Typing: each key queries at once (useQuery drops an answer to an earlier key that comes late).
   const clients = useQuery('clients.list', { search: kept.trim() || undefined });
   const items = clients.data ?? [];
 
@@ -144,7 +138,6 @@ function ClientsView({ onOpenCourse }: { onOpenCourse(courseId: string): void })
           className="clients-search"
           onSubmit={(event) => {
             event.preventDefault();
-            setSearch(text);
             list.current?.focus();
           }}
         >
@@ -155,13 +148,13 @@ function ClientsView({ onOpenCourse }: { onOpenCourse(courseId: string): void })
             id="clients-search"
             ref={searchBox}
             type="search"
-            value={text}
+            value={kept}
             placeholder={t('clients.searchPlaceholder')}
             title={t('clients.searchTitle')}
             aria-keyshortcuts="/ Control+F"
             autoComplete="off"
             data-testid="clients-search"
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => setSearch(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'ArrowDown') {
                 event.preventDefault();

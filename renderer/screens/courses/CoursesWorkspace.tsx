@@ -45,7 +45,6 @@ function TrainerCourses() {
   const list = useRef<CourseListHandle>(null);
   const search = useRef<HTMLInputElement>(null);
   const detailHeading = useRef<HTMLHeadingElement>(null);
-  const [text, setText] = useState(filter.search);
 
   // The default range: two weeks back to the end of the sync's course window.
   const [monthsAhead, setMonthsAhead] = useState<number | null>(null);
@@ -90,12 +89,9 @@ function TrainerCourses() {
     };
   }, [bridge, filter.mine, setFilter, dataVersion, replicaCourses]);
 
-  // Typing: the list follows after a short pause (one query per burst, not per key).
-  useEffect(() => {
-    if (text === filter.search) return;
-    const timer = window.setTimeout(() => setFilter({ search: text }), 70);
-    return () => window.clearTimeout(timer);
-  }, [text, filter.search, setFilter]);
+  // Typing: each key queries at once (the list keeps its rows until the answer; an answer to an
+  // earlier key that comes late is dropped by useCourseDays).
+  const onSearch = useCallback((search: string) => setFilter({ search }), [setFilter]);
 
   const rangeWrong = filter.from !== '' && filter.until !== '' && filter.from > filter.until;
   const daysFilter = useMemo<DaysFilter | null>(() => {
@@ -182,7 +178,6 @@ function TrainerCourses() {
         type="button"
         className="secondary"
         onClick={() => {
-          setText('');
           setFilter({ search: '' });
           search.current?.focus();
         }}
@@ -249,7 +244,6 @@ function TrainerCourses() {
           aria-label={t('courses.filter.label')}
           onSubmit={(event) => {
             event.preventDefault();
-            setFilter({ search: text });
             list.current?.focus();
           }}
         >
@@ -257,8 +251,8 @@ function TrainerCourses() {
             searchId="course-search"
             searchRef={search}
             list={list}
-            text={text}
-            onText={setText}
+            text={filter.search}
+            onText={onSearch}
             from={filter.from}
             until={filter.until}
             onDay={(end, day) => setFilter({ [end]: day })}

@@ -3,7 +3,7 @@
 // contract's own rules before anything is queued; errors stand next to their fields and
 // everything typed stays. The form says that such a course is not forwarded to external systems,
 // as the interface says; offline it is created here at once and sent later.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { memo, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField, TimeField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
@@ -120,7 +120,11 @@ function fieldOf(path: string, dates: number): string | null {
   return null;
 }
 
-export function NewCourseDialog(props: { open: boolean; onClose(createdId: string | null): void }) {
+/** Drawn again when opened or closed, not with every change of the list behind it. */
+export const NewCourseDialog = memo(function NewCourseDialog(props: {
+  open: boolean;
+  onClose(createdId: string | null): void;
+}) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const [draft, setDraft] = useState<Draft>(emptyDraft);
@@ -453,4 +457,4 @@ export function NewCourseDialog(props: { open: boolean; onClose(createdId: strin
       </form>
     </Dialog>
   );
-}
+});

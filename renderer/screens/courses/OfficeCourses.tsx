@@ -3,7 +3,16 @@
 // course beside the list (two panes) or instead of it (one pane), with everything the trainer's
 // course offers. Shortcuts: "/" or Ctrl+F the search, Down from it into the list, Enter opens,
 // N a new course, Escape or Alt+Left back to the list.
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type Ref,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { CourseSearchRange } from './CourseSearchRange';
 import { SelectField } from '../../components/Field';
@@ -36,7 +45,6 @@ export function OfficeCourses() {
   const list = useRef<OfficeListHandle>(null);
   const search = useRef<HTMLInputElement>(null);
   const detailHeading = useRef<HTMLHeadingElement>(null);
-  const [text, setText] = useState(filter.search);
   const [creating, setCreating] = useState(false);
   const [range, setRange] = useState({ from: 0, to: 40 });
   const onRange = useCallback((from: number, to: number) => setRange({ from, to }), []);
@@ -46,13 +54,6 @@ export function OfficeCourses() {
   useEffect(() => {
     if (!officeRangeSet) setOffice({ from: addDays(today, -DAYS_BACK), until: '' });
   }, [officeRangeSet, setOffice, today]);
-
-  // Typing: the list follows after a short pause (one query per burst, not per key).
-  useEffect(() => {
-    if (text === filter.search) return;
-    const timer = window.setTimeout(() => setOffice({ search: text }), 70);
-    return () => window.clearTimeout(timer);
-  }, [text, filter.search, setOffice]);
 
   const courses = useWindowedQuery(
     'courses.list',
@@ -75,10 +76,13 @@ export function OfficeCourses() {
 
   const [focusDetail, setFocusDetail] = useState(false);
   const detailFocused = useCallback(() => setFocusDetail(false), []);
-  const openCourse = (course: CourseListItem, byKeyboard: boolean) => {
-    setOpen({ courseId: course.id, dateId: null });
-    setFocusDetail(byKeyboard || !wide);
-  };
+  const openCourse = useCallback(
+    (course: CourseListItem, byKeyboard: boolean) => {
+      setOpen({ courseId: course.id, dateId: null });
+      setFocusDetail(byKeyboard || !wide);
+    },
+    [setOpen, wide],
+  );
   const back = () => {
     if (!open) return;
     if (!wide) setOpen(null);
@@ -124,6 +128,20 @@ export function OfficeCourses() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // Typing: each key queries at once (the list keeps its rows until the answer; an answer to an
+  // earlier key that comes late is dropped by the query).
+  const onSearch = useCallback((search: string) => setOffice({ search }), [setOffice]);
+  const closeCreate = useCallback(
+    (createdId: string | null) => {
+      setCreating(false);
+      if (!createdId) return;
+      setOpen({ courseId: createdId, dateId: null });
+      // Its heading once it is shown (after the dialog gave the focus back where it was).
+      setFocusDetail(true);
+    },
+    [setOpen],
+  );
+
   const filtered =
     filter.search.trim() !== '' ||
     filter.trainerId !== '' ||
@@ -148,26 +166,71 @@ export function OfficeCourses() {
     );
 
   const showList = wide || !open;
-  const choice = (
-    key: 'trainerId' | 'courseTypeId' | 'clientId',
-    label: string,
-    options: { id: string; label: string }[],
-  ) => (
-    <SelectField
-      label={label}
-      className="office-filter-choice"
-      value={filter[key]}
-      onChange={(event) => setOffice({ [key]: event.target.value })}
-      data-testid={`office-filter-${key}`}
-    >
-      <option value="">{t('courses.office.any')}</option>
-      {options.map((option) => (
-        <option key={option.id} value={option.id}>
-          {option.label}
-        </option>
-      ))}
-    </SelectField>
-  );
+  // The three choices read their options once per answer, not on every key typed in the search.
+  const { trainerId, courseTypeId, clientId } = filter;
+  const choices = useMemo(() => {
+    const choice = (
+      key: 'trainerId' | 'courseTypeId' | 'clientId',
+      value: string,
+      label: string,
+      options: { id: string; label: string }[],
+    ) => (
+      <SelectField
+        label={label}
+        className="office-filter-choice"
+        value={value}
+        onChange={(event) => setOffice({ [key]: event.target.value })}
+        data-testid={`office-filter-${key}`}
+      >
+        <option value="">{t('courses.office.any')}</option>
+        {options.map((option) => (
+          <option key={option.id} value={option.id}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+    );
+    return (
+      <>
+        {choice(
+          'trainerId',
+          trainerId,
+          t('courses.office.trainer'),
+          (trainers.data ?? []).map((trainer) => ({
+            id: trainer.id,
+            label: trainer.name ?? t('courses.office.unknownTrainer', { id: trainer.id }),
+          })),
+        )}
+        {choice(
+          'courseTypeId',
+          courseTypeId,
+          t('courses.office.courseType'),
+          (reference.data?.courseTypes ?? []).map((type) => ({
+            id: type.id,
+            label: type.name ?? type.shortName ?? type.id,
+          })),
+        )}
+        {choice(
+          'clientId',
+          clientId,
+          t('courses.office.client'),
+          (clients.data ?? []).map((client) => ({
+            id: client.id,
+            label: client.name ?? client.id,
+          })),
+        )}
+      </>
+    );
+  }, [
+    t,
+    setOffice,
+    trainerId,
+    courseTypeId,
+    clientId,
+    trainers.data,
+    reference.data,
+    clients.data,
+  ]);
 
   return (
     <section
@@ -202,7 +265,6 @@ export function OfficeCourses() {
           aria-label={t('courses.filter.label')}
           onSubmit={(event) => {
             event.preventDefault();
-            setOffice({ search: text });
             list.current?.focus();
           }}
         >
@@ -210,44 +272,20 @@ export function OfficeCourses() {
             searchId="office-course-search"
             searchRef={search}
             list={list}
-            text={text}
-            onText={setText}
+            text={filter.search}
+            onText={onSearch}
             from={filter.from}
             until={filter.until}
             onDay={(end, day) => setOffice({ [end]: day })}
           />
           <div className="office-filter-choices">
-            {choice(
-              'trainerId',
-              t('courses.office.trainer'),
-              (trainers.data ?? []).map((trainer) => ({
-                id: trainer.id,
-                label: trainer.name ?? t('courses.office.unknownTrainer', { id: trainer.id }),
-              })),
-            )}
-            {choice(
-              'courseTypeId',
-              t('courses.office.courseType'),
-              (reference.data?.courseTypes ?? []).map((type) => ({
-                id: type.id,
-                label: type.name ?? type.shortName ?? type.id,
-              })),
-            )}
-            {choice(
-              'clientId',
-              t('courses.office.client'),
-              (clients.data ?? []).map((client) => ({
-                id: client.id,
-                label: client.name ?? client.id,
-              })),
-            )}
+            {choices}
             {filtered ? (
               <button
                 type="button"
                 className="secondary office-filter-reset"
                 data-testid="office-filter-reset"
                 onClick={() => {
-                  setText('');
                   setOffice({ search: '', trainerId: '', courseTypeId: '', clientId: '' });
                 }}
               >
@@ -265,7 +303,12 @@ export function OfficeCourses() {
           {t('courses.office.listLabel')}
         </h2>
         {total === 0 ? (
-          <div className="course-list course-list-empty" data-testid="course-list" data-total={0}>
+          <div
+            className="course-list course-list-empty"
+            data-testid="course-list"
+            data-total={0}
+            data-search={courses.shownArgs?.search ?? ''}
+          >
             {empty}
           </div>
         ) : (
@@ -277,7 +320,7 @@ export function OfficeCourses() {
             onRange={onRange}
             handle={list}
             labelledBy="office-course-list-label"
-            shownSearch={courses.shownArgs?.search ?? ''}
+            shownSearch={courses.head ? (courses.shownArgs?.search ?? '') : undefined}
           />
         )}
         <p className="keys-hint muted">{t('courses.office.keys')}</p>
@@ -298,16 +341,7 @@ export function OfficeCourses() {
           <p className="muted">{t('courses.detail.none')}</p>
         </div>
       ) : null}
-      <NewCourseDialog
-        open={creating}
-        onClose={(createdId) => {
-          setCreating(false);
-          if (!createdId) return;
-          setOpen({ courseId: createdId, dateId: null });
-          // Its heading once it is shown (after the dialog gave the focus back where it was).
-          setFocusDetail(true);
-        }}
-      />
+      <NewCourseDialog open={creating} onClose={closeCreate} />
     </section>
   );
 }
@@ -317,8 +351,11 @@ interface OfficeListHandle {
   focus(): void;
 }
 
-/** The courses, virtualized over the whole list; one row in the tab order. */
-function OfficeCourseList(props: {
+/**
+ * The courses, virtualized over the whole list; one row in the tab order. Drawn again when its
+ * rows or the open course change, not on every key typed in the search.
+ */
+const OfficeCourseList = memo(function OfficeCourseList(props: {
   total: number;
   itemAt(index: number): CourseListItem | undefined;
   openId: string | null;
@@ -326,7 +363,8 @@ function OfficeCourseList(props: {
   onRange(from: number, to: number): void;
   handle: Ref<OfficeListHandle>;
   labelledBy: string;
-  shownSearch: string;
+  /** The search whose rows the list shows (data-search: what a bench and tests wait for); none before the first answer. */
+  shownSearch: string | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -338,6 +376,8 @@ function OfficeCourseList(props: {
     onRange: props.onRange,
   });
   useImperativeHandle(props.handle, () => ({ focus: () => move(index) }));
+  const participantsTitle = t('courses.list.participantsTitle');
+  const untitled = t('courses.untitled');
 
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
     if (moveKey(event, '[data-testid="course-row"]')) return;
@@ -415,15 +455,15 @@ function OfficeCourseList(props: {
                   ) : null}
                 </span>
                 <span className="course-main">
-                  <span className="course-title">{course.title || t('courses.untitled')}</span>
+                  <span className="course-title">{course.title || untitled}</span>
                   <span className="course-meta">{meta.join(' · ')}</span>
                 </span>
                 <span className="course-side">
                   <span
                     className={full ? 'course-count full' : 'course-count'}
-                    title={t('courses.list.participantsTitle')}
+                    title={participantsTitle}
                   >
-                    <span className="visually-hidden">{t('courses.list.participantsTitle')}: </span>
+                    <span className="visually-hidden">{participantsTitle}: </span>
                     {course.maxParticipants !== null
                       ? `${course.participants}/${course.maxParticipants}`
                       : course.participants}
@@ -440,4 +480,4 @@ function OfficeCourseList(props: {
       </div>
     </div>
   );
-}
+});

@@ -52,7 +52,6 @@ function PeopleView() {
   const list = useRef<PeopleListHandle>(null);
   const search = useRef<HTMLInputElement>(null);
   const detailHeading = useRef<HTMLHeadingElement>(null);
-  const [text, setText] = useState(filter.search);
   const [range, setRange] = useState({ from: 0, to: 40 });
   const onRange = useCallback((from: number, to: number) => setRange({ from, to }), []);
   const replicaPeople = useSync((store) => store.status?.counts.user);
@@ -60,12 +59,8 @@ function PeopleView() {
   const grantsRef = useRef(grants);
   grantsRef.current = grants;
 
-  // Typing: the list follows after a short pause (one query per burst, not per key).
-  useEffect(() => {
-    if (text === filter.search) return;
-    const timer = window.setTimeout(() => setFilter({ search: text }), 60);
-    return () => window.clearTimeout(timer);
-  }, [text, filter.search, setFilter]);
+  // Typing: each key queries at once (the list keeps its rows until the answer; an answer to an
+  // earlier key that comes late is dropped by the query).
 
   const people = useWindowedQuery(
     'personnel.list',
@@ -145,7 +140,6 @@ function PeopleView() {
     filter.group !== '' ||
     filter.qualification !== '';
   const clearFilters = () => {
-    setText('');
     setFilter({ search: '', status: [], group: '', qualification: '' });
     search.current?.focus();
   };
@@ -199,7 +193,6 @@ function PeopleView() {
           aria-label={t('personnel.filter.label')}
           onSubmit={(event) => {
             event.preventDefault();
-            setFilter({ search: text });
             list.current?.focus();
           }}
         >
@@ -210,7 +203,7 @@ function PeopleView() {
             id="people-search"
             ref={search}
             type="search"
-            value={text}
+            value={filter.search}
             placeholder={t('personnel.filter.searchPlaceholder')}
             title={t('personnel.filter.searchTitle')}
             aria-keyshortcuts="/ Control+F"
@@ -218,7 +211,7 @@ function PeopleView() {
             spellCheck={false}
             data-testid="people-search"
             data-workspace-start
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => setFilter({ search: event.target.value })}
             onKeyDown={(event) => {
               if (event.key === 'ArrowDown') {
                 event.preventDefault();
