@@ -77,11 +77,16 @@ function markForSending(
   return request;
 }
 
-/** Carries a claimed operation through: its lookup, request and answer (each write via `commit`). */
+/**
+ * Carries a claimed operation through: its lookup, request and answer (each write via `commit`).
+ * `afterAnswer` is called as the answer's write is asked for, with whether it was written, so that
+ * the lane can claim its next operation in the same transaction.
+ */
 export async function replayClaimed(
   options: PushOptions,
   claim: Claim,
   commit: GroupCommit,
+  afterAnswer?: (written: () => boolean) => void,
 ): Promise<Outcome> {
   const { api, sqlite, signal } = options;
   const iso = () => (options.now?.() ?? new Date()).toISOString();
@@ -108,10 +113,14 @@ export async function replayClaimed(
       body: request.body,
       ...(signal ? { signal } : {}),
     });
-    await commit(() => {
+    let written = false;
+    const accepted = commit(() => {
       if (clientId) rememberClientIds(sqlite, op.record_type, true, iso());
       accept(sqlite, op, answer?.data ?? null, answer?.included ?? [], iso());
+      written = true;
     });
+    afterAnswer?.(() => written);
+    await accepted;
     return 'done';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

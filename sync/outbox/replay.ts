@@ -86,25 +86,28 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     progressed = new Promise<void>((resolve) => (wake = resolve));
     woken();
   };
+  /** Claims the next operation that may go (in a transaction of the group commit). */
+  const take = () => {
+    const next = claimNext(sqlite, iso(), claimed);
+    if (next) claimed.add(next.op.id);
+    return next;
+  };
   const lane = async (): Promise<void> => {
+    // The operation claimed in the transaction that wrote the last answer: marked in flight, so it
+    // goes even when another lane has stopped the push meanwhile (as one in flight then would).
+    let upcoming: Promise<Claim | null> | null = null;
     for (;;) {
-      if (signal?.aborted || paused || unreachable || broken) return;
-      // Claimed and marked in flight in the transaction shared with the other lanes' writes.
-      let taken: number | undefined;
+      if (!upcoming && (signal?.aborted || paused || unreachable || broken)) return;
       let claim: Claim | null;
       try {
-        claim = await commit(() => {
-          const next = claimNext(sqlite, iso(), claimed);
-          if (next) claimed.add((taken = next.op.id));
-          return next;
-        });
+        claim = await (upcoming ?? commit(take));
       } catch (error) {
-        // Not committed (the database refused the transaction): nothing is held, the push stops.
-        if (taken !== undefined) claimed.delete(taken);
+        // Not committed (the database refused the transaction): the push stops.
         broken = true;
         announce();
         throw error;
       }
+      upcoming = null;
       if (!claim) {
         // What the others finish may free more (a parent's id, the next operation of a record).
         if (claimed.size > 0) {
@@ -120,7 +123,14 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
       }
       let outcome: Outcome;
       try {
-        outcome = await replayClaimed(options, claim, commit);
+        outcome = await replayClaimed(options, claim, commit, (written) => {
+          // One commit writes this answer and marks the lane's next request, not one each.
+          upcoming = commit(() =>
+            written() && !(signal?.aborted || paused || unreachable || broken) ? take() : null,
+          );
+          // Awaited at the top of the loop; a failure before then is not an unhandled one.
+          upcoming.catch(() => {});
+        });
       } finally {
         claimed.delete(claim.op.id);
         announce();
