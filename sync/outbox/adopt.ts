@@ -3,9 +3,16 @@
 // that name it, the queued operations' paths and bodies, the conflicts, and the id map that
 // translates the temporary id for anyone still holding it.
 import type { Sqlite } from '../db/sqlite';
-import { address, baseOf, company, courseDate, type ServiceResource } from '../resources';
+import {
+  address,
+  baseOf,
+  company,
+  courseDate,
+  qualifikationRows,
+  type ServiceResource,
+} from '../resources';
 import { prepared } from '../db/statements';
-import { upsertRow } from '../db/upsert';
+import { upsertRow, upsertRows } from '../db/upsert';
 import { refreshRecord } from './local-truth';
 import { writableType } from './records';
 
@@ -94,5 +101,20 @@ export function adoptAnswer(
     sqlite,
     "SELECT 1 FROM outbox WHERE record_type = ? AND record_id = ? AND state <> 'done' LIMIT 1",
   ).get(type, resource.id);
-  if (moreQueued || type === 'user') refreshRecord(sqlite, type, resource.id);
+  if (moreQueued) refreshRecord(sqlite, type, resource.id);
+  else if (type === 'user') userAnswerRows(sqlite, resource);
+}
+
+/**
+ * What refreshRecord would write besides the row for a person with nothing queued, taken from the
+ * answer itself instead of reading the row back and writing it a second time: the qualifications'
+ * rows, and no conflict left once the person's last operation is through.
+ */
+function userAnswerRows(sqlite: Sqlite, resource: ServiceResource): void {
+  prepared(sqlite, 'DELETE FROM conflicts WHERE record_type = ? AND record_id = ?').run(
+    'user',
+    resource.id,
+  );
+  prepared(sqlite, 'DELETE FROM qualifikationen WHERE user_id = ?').run(resource.id);
+  upsertRows(sqlite, 'qualifikationen', ['user_id', 'idx'], qualifikationRows(resource), 'local');
 }

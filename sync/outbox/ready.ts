@@ -9,8 +9,11 @@ import { prepared } from '../db/statements';
 
 /**
  * The first operation of each record that may go now, oldest first. The scan starts at the oldest
- * open operation (found in the index of open ones): done operations stay in the table, and
- * walking past all of them for every request made a push slower the longer the outbox's history.
+ * operation in a state that may go (found in the index of open ones): done operations stay in the
+ * table, and walking past all of them for every request made a push slower the longer the
+ * outbox's history. That start is looked up per state: the index is ordered by state, then id, so
+ * one lowest id over all open states read every open entry (a quarter of a millisecond per request
+ * with 1,000 queued), one per state reads one entry each.
  */
 export function nextReady(
   sqlite: Sqlite,
@@ -20,7 +23,13 @@ export function nextReady(
   const candidates = prepared(
     sqlite,
     `SELECT * FROM outbox o WHERE state IN ('pending', 'retrying', 'unknown')
-         AND o.id >= (SELECT min(id) FROM outbox INDEXED BY outbox_open WHERE state <> 'done')
+         AND o.id >= (SELECT min(id) FROM (
+           SELECT min(id) AS id FROM outbox INDEXED BY outbox_open
+             WHERE state <> 'done' AND state = 'pending'
+           UNION ALL SELECT min(id) FROM outbox INDEXED BY outbox_open
+             WHERE state <> 'done' AND state = 'retrying'
+           UNION ALL SELECT min(id) FROM outbox INDEXED BY outbox_open
+             WHERE state <> 'done' AND state = 'unknown'))
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
          AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.record_type = o.record_type
            AND p.record_id = o.record_id AND p.state <> 'done' AND p.id < o.id)

@@ -1,7 +1,10 @@
-// Sends one operation (DESIGN rules 6, 7, 12): marked in flight in the same write transaction
-// that reads it, its answer written in one transaction; a failure becomes a retry with its time,
+// Sends one operation (DESIGN rules 6, 7, 12): claimed and marked in flight in the write
+// transaction that reads it, its answer written in one; a failure becomes a retry with its time,
 // an unknown outcome to look for before sending again, a pause for a login, or a parked operation.
+// Operations sent side by side share those transactions (sync/db/group-commit.ts): a replayed
+// operation cost two commits of its own, now a share of two.
 import { ApiError, retryDelayMs } from '../api';
+import type { GroupCommit } from '../db/group-commit';
 import { refreshRecord } from './local-truth';
 import { lookForCreated } from './lookup';
 import {
@@ -13,6 +16,7 @@ import {
   verbOf,
   type OutboxRow,
 } from './operations';
+import { nextReady } from './ready';
 import { requestFor, type OutgoingRequest } from './requests';
 import { upsertRow } from '../db/upsert';
 import { accept } from './accept';
@@ -25,64 +29,116 @@ const SENDABLE = new Set(['pending', 'retrying', 'unknown']);
 
 export type Outcome = 'done' | 'retry' | 'parked' | 'unknown' | 'paused' | 'unreachable';
 
-export async function replayOne(options: PushOptions, op: OutboxRow): Promise<Outcome> {
-  const { api, sqlite, signal } = options;
-  const iso = () => (options.now?.() ?? new Date()).toISOString();
-  const verb = verbOf(op.command);
-  const creates = verb === 'create';
+/** An operation taken for sending by one lane of the push. */
+export type Claim = { op: OutboxRow; clientId: string | null } & (
+  | { request: OutgoingRequest } // marked in flight: sent once the claim's transaction committed
+  | { lookFirst: true } // a create of unknown outcome: looked for on the service before anything
+  | { nothingToSend: true } // nothing differs from the service's version: done without a request
+);
+
+/**
+ * The next operation that may go and no lane holds, marked in flight; null when none may go now.
+ * Call inside a write transaction: the operation is read and marked in it, so a local write of
+ * another process that folds into it lands before (and goes with it) or after (a new operation).
+ */
+export function claimNext(
+  sqlite: PushOptions['sqlite'],
+  now: string,
+  claimed: ReadonlySet<number>,
+): Claim | null {
+  const op = nextReady(sqlite, now, claimed);
+  if (!op) return null;
+  const creates = verbOf(op.command) === 'create';
   const clientId = creates ? clientIdFor(sqlite, op) : null;
   // With a client-generated id the service itself tells a repeat (409): no need to look first.
-  if (op.state === 'unknown' && creates && !(clientId && op.client_id === clientId)) {
-    const settled = await settleUnknownCreate(options, op);
-    if (settled !== 'send again') return settled;
+  if (op.state === 'unknown' && creates && !(clientId && op.client_id === clientId))
+    return { op, clientId, lookFirst: true };
+  const request = markForSending(sqlite, op, clientId, now);
+  return request ? { op, clientId, request } : { op, clientId, nothingToSend: true };
+}
+
+/** The operation's request, marked in flight (rule 7); null, and done, when nothing differs. */
+function markForSending(
+  sqlite: PushOptions['sqlite'],
+  op: OutboxRow,
+  clientId: string | null,
+  now: string,
+): OutgoingRequest | null {
+  const request = requestFor(sqlite, op, clientId);
+  if (!request) {
+    finish(sqlite, op.id, now);
+    refreshRecord(sqlite, op.record_type, op.record_id);
+    return null;
   }
-  // Read again and marked in flight in one write transaction: a local write of another process
-  // that folds into this operation lands before (and goes with it) or after (a new operation).
-  const request = sqlite
-    .transaction(() => {
+  markInFlight(sqlite, op, now, {
+    fingerprint: verbOf(op.command) === 'create' ? JSON.stringify(request.body) : null,
+    clientId,
+  });
+  return request;
+}
+
+/**
+ * Carries a claimed operation through: its lookup, request and answer (each write via `commit`).
+ * `afterAnswer` is called as the answer's write is asked for, with whether it was written, so that
+ * the lane can claim its next operation in the same transaction.
+ */
+export async function replayClaimed(
+  options: PushOptions,
+  claim: Claim,
+  commit: GroupCommit,
+  afterAnswer?: (written: () => boolean) => void,
+): Promise<Outcome> {
+  const { api, sqlite, signal } = options;
+  const iso = () => (options.now?.() ?? new Date()).toISOString();
+  const { op, clientId } = claim;
+  if ('nothingToSend' in claim) return 'done';
+  let request: OutgoingRequest;
+  if ('lookFirst' in claim) {
+    const settled = await settleUnknownCreate(options, op, commit);
+    if (settled !== 'send again') return settled;
+    // Read again: the lookup took a while, and a local write may have folded in meanwhile.
+    const marked = await commit(() => {
       const fresh = getOperation(sqlite, op.id);
       if (!fresh || !SENDABLE.has(fresh.state)) return 'taken' as const;
-      const built = requestFor(sqlite, fresh, clientId);
-      if (!built) {
-        finish(sqlite, op.id, iso());
-        refreshRecord(sqlite, op.record_type, op.record_id);
-        return 'nothing to send' as const;
-      }
-      markInFlight(sqlite, fresh, iso(), {
-        fingerprint: creates ? JSON.stringify(built.body) : null,
-        clientId,
-      });
-      return built;
-    })
-    .immediate();
-  if (request === 'taken') return 'retry';
-  if (request === 'nothing to send') return 'done';
+      return markForSending(sqlite, fresh, clientId, iso()) ?? ('nothing to send' as const);
+    });
+    if (marked === 'taken') return 'retry';
+    if (marked === 'nothing to send') return 'done';
+    request = marked;
+  } else {
+    request = claim.request;
+  }
   try {
     const answer = await api.send(request.method, request.path, {
       body: request.body,
       ...(signal ? { signal } : {}),
     });
-    if (clientId) rememberClientIds(sqlite, op.record_type, true, iso());
-    sqlite.transaction(() =>
-      accept(sqlite, op, answer?.data ?? null, answer?.included ?? [], iso()),
-    )();
+    let written = false;
+    const accepted = commit(() => {
+      if (clientId) rememberClientIds(sqlite, op.record_type, true, iso());
+      accept(sqlite, op, answer?.data ?? null, answer?.included ?? [], iso());
+      written = true;
+    });
+    afterAnswer?.(() => written);
+    await accepted;
     return 'done';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return failed(options, op, request, error, clientId);
+    return failed(options, op, request, error, clientId, commit);
   }
 }
 
 async function settleUnknownCreate(
   options: PushOptions,
   op: OutboxRow,
+  commit: GroupCommit,
 ): Promise<'done' | 'retry' | 'unknown' | 'paused' | 'send again'> {
   const { api, sqlite } = options;
   const iso = () => (options.now?.() ?? new Date()).toISOString();
   try {
     const result = await lookForCreated(api, sqlite, op, options.signal);
     if ('found' in result) {
-      sqlite.transaction(() => accept(sqlite, op, result.found, result.included, iso()))();
+      await commit(() => accept(sqlite, op, result.found, result.included, iso()));
       return 'done';
     }
     if ('absent' in result) return 'send again';
@@ -130,6 +186,7 @@ async function failed(
   request: OutgoingRequest,
   error: ApiError,
   clientId: string | null,
+  commit: GroupCommit,
 ): Promise<Outcome> {
   const { sqlite } = options;
   const now = (options.now?.() ?? new Date()).toISOString();
@@ -194,7 +251,7 @@ async function failed(
       }
       if (clientId) {
         // 409 to a client-generated id: created before (an earlier attempt's answer was lost).
-        const settled = await settleUnknownCreate(options, op);
+        const settled = await settleUnknownCreate(options, op, commit);
         if (settled !== 'send again') return settled;
         // Created then, and deleted on the service since: nothing left to send.
         sqlite.transaction(() => accept(sqlite, op, null, [], now))();

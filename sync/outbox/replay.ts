@@ -1,14 +1,17 @@
 // Replays the outbox against the service (DESIGN rules 3, 6, 7, 12): in order per record, unrelated
 // records independent, an operation on a record created offline after its parent has its id.
 // Each operation is marked in flight in the database before its request leaves; the answer and
-// the state that follows are written in one transaction. Retries wait in the database with their
+// the state that follows are written in one transaction. The operations sent side by side share
+// those transactions (a group commit): with four in flight, one commit marks the requests that
+// leave together and one writes the answers that came in together. Retries wait in the database with their
 // time, re-armed by the loop's own timer while it runs and by the next push otherwise.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sqlite } from '../db/sqlite';
 import type { ApiClient } from '../api';
 import { openCountsByState, recoverInFlight } from './operations';
-import { nextDue, nextReady, waitingCount } from './ready';
-import { replayOne, type Outcome } from './replay-one';
+import { nextDue, waitingCount } from './ready';
+import { claimNext, replayClaimed, type Claim, type Outcome } from './replay-one';
+import { groupCommit } from '../db/group-commit';
 import { prepared } from '../db/statements';
 
 export { inConflict, nextDue, waitingFor } from './ready';
@@ -72,8 +75,10 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
   // Operations of unrelated records go side by side (rule 3), at most `concurrency` at a time;
   // the API client's own limits (in flight, rate) still hold for all of them together.
   const claimed = new Set<number>();
+  const commit = groupCommit(sqlite);
   let paused = false;
   let unreachable = false;
+  let broken = false;
   let wake = () => {};
   let progressed = new Promise<void>((resolve) => (wake = resolve));
   const announce = () => {
@@ -81,11 +86,29 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
     progressed = new Promise<void>((resolve) => (wake = resolve));
     woken();
   };
+  /** Claims the next operation that may go (in a transaction of the group commit). */
+  const take = () => {
+    const next = claimNext(sqlite, iso(), claimed);
+    if (next) claimed.add(next.op.id);
+    return next;
+  };
   const lane = async (): Promise<void> => {
+    // The operation claimed in the transaction that wrote the last answer: marked in flight, so it
+    // goes even when another lane has stopped the push meanwhile (as one in flight then would).
+    let upcoming: Promise<Claim | null> | null = null;
     for (;;) {
-      if (signal?.aborted || paused || unreachable) return;
-      const op = nextReady(sqlite, iso(), claimed);
-      if (!op) {
+      if (!upcoming && (signal?.aborted || paused || unreachable || broken)) return;
+      let claim: Claim | null;
+      try {
+        claim = await (upcoming ?? commit(take));
+      } catch (error) {
+        // Not committed (the database refused the transaction): the push stops.
+        broken = true;
+        announce();
+        throw error;
+      }
+      upcoming = null;
+      if (!claim) {
         // What the others finish may free more (a parent's id, the next operation of a record).
         if (claimed.size > 0) {
           await progressed;
@@ -98,12 +121,18 @@ export async function pushOutbox(options: PushOptions): Promise<PushSummary> {
         await sleep(Math.min(waitMs, 1000), undefined, signal ? { signal } : {}).catch(() => {});
         continue;
       }
-      claimed.add(op.id);
       let outcome: Outcome;
       try {
-        outcome = await replayOne(options, op);
+        outcome = await replayClaimed(options, claim, commit, (written) => {
+          // One commit writes this answer and marks the lane's next request, not one each.
+          upcoming = commit(() =>
+            written() && !(signal?.aborted || paused || unreachable || broken) ? take() : null,
+          );
+          // Awaited at the top of the loop; a failure before then is not an unhandled one.
+          upcoming.catch(() => {});
+        });
       } finally {
-        claimed.delete(op.id);
+        claimed.delete(claim.op.id);
         announce();
       }
       if (outcome === 'unreachable') {
