@@ -1,7 +1,8 @@
 // The tables each write declares (CALL_WRITES, sync/contract/kinds.ts) stay true to the resource
 // modules (sync/resources): a record write may change its module's table and the tables the
 // replica's schema takes a deletion of its row to (a record created here and discarded goes with
-// its children), every one of which its module names (referencedBy), and the queue's; a write of
+// its children), every one of which its module names (referencedBy), the tables its triggers keep
+// (the people per status) and the queue's; a write of
 // the queue itself (edit, discard, resolve) those of any record. That a write changes no table
 // beyond its declaration is checked where the writes run (test/sync/outbox/answers.test.ts).
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,11 +38,36 @@ function deletionReaches(sqlite: Sqlite, table: string, seen = new Set<string>()
   return [table, ...children.flatMap((child) => deletionReaches(sqlite, child, seen))];
 }
 
+/** The plain tables the triggers of `tables` write (migration 10 keeps the people per status). */
+function triggered(sqlite: Sqlite, tables: readonly string[]): string[] {
+  const plain = new Set(
+    sqlite
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'",
+      )
+      .pluck()
+      .all() as string[],
+  );
+  return tables.flatMap((table) =>
+    (
+      sqlite
+        .prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?")
+        .pluck()
+        .all(table) as string[]
+    ).flatMap((text) =>
+      [...text.matchAll(/\b(?:INSERT INTO|UPDATE|DELETE FROM)\s+(\w+)/g)]
+        .map((match) => match[1]!)
+        .filter((name) => name !== table && plain.has(name)),
+    ),
+  );
+}
+
 /** The tables a write of a record of `type` may change, from its module and the schema. */
 function recordTables(type: string): string[] {
   const module = writableResource(type);
   if (!module) throw new Error(`no writable resource module of type ${type}`);
-  return deletionReaches(replica.sqlite, module.table);
+  const reached = deletionReaches(replica.sqlite, module.table);
+  return [...reached, ...triggered(replica.sqlite, reached)];
 }
 
 const sorted = (tables: Iterable<string>) => [...new Set(tables)].sort();
@@ -54,7 +80,7 @@ describe('CALL_WRITES against the resource modules', () => {
         module.table,
         ...referencesTo(module).map((reference) => reference.table),
       ];
-      for (const table of recordTables(module.type))
+      for (const table of deletionReaches(replica.sqlite, module.table))
         if (!named.includes(table)) unnamed.push(`${module.type}: ${table}`);
     }
     expect(unnamed).toEqual([]);
