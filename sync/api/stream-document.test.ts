@@ -117,6 +117,34 @@ describe('a list answer read as it arrives', () => {
     expect(answer.included.map((r) => r.id)).toEqual(['1', 'x']);
   });
 
+  it('does not count the time spent reading the entries against the time-out', async () => {
+    const people = Array.from({ length: 8 }, (_, index) => user(`u${index}`));
+    const { streaming } = await serve(
+      async (_q, r) => {
+        r.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+        r.write('{"data":[');
+        for (const [index, person] of people.entries()) {
+          r.write(`${index ? ',' : ''}${JSON.stringify(person)}`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        r.end(']}');
+      },
+      { timeoutMs: 300, maxRetries: 0 },
+    );
+    // 8 entries of 60 ms each: twice the time-out spent by the client, a tenth of it waiting.
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    const answer = await collectPages(
+      streaming.listPersonalAs((u) => {
+        busy(60);
+        return u.id;
+      }),
+    );
+    expect(answer.data).toHaveLength(8);
+  });
+
   it('reads a paged answer as the whole reader does, each record once', async () => {
     const records = ['a', 'b', 'c', 'd', 'e'];
     const { streaming, whole } = await serve((request, response) => {
