@@ -6,6 +6,11 @@ export interface Deadline {
   /** Aborts when the caller's signal aborts or the time-out passes, whichever comes first. */
   readonly signal: AbortSignal;
   readonly timedOut: () => boolean;
+  /**
+   * Moves the time-out `ms` later: time the client spent on its own work while the answer
+   * arrived (reading a streamed body), which is not the service's slowness.
+   */
+  readonly extend: (ms: number) => void;
   /** Clears the timer and the listener; call when the request is finished. */
   readonly dispose: () => void;
 }
@@ -13,16 +18,26 @@ export interface Deadline {
 export function createDeadline(callerSignal: AbortSignal | undefined, timeoutMs: number): Deadline {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  let credit = 0;
+  const fire = () => {
+    if (credit > 0) {
+      timer = setTimeout(fire, credit);
+      credit = 0;
+      return;
+    }
     timedOut = true;
     controller.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'));
-  }, timeoutMs);
+  };
+  let timer = setTimeout(fire, timeoutMs);
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onCallerAbort();
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
+    extend: (ms) => {
+      credit += ms;
+    },
     dispose: () => {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);

@@ -37,6 +37,11 @@ export interface ApiClientOptions {
   maxRetries?: number;
   /** Delays between those retries when the service sends no Retry-After. */
   backoff?: BackoffOptions;
+  /**
+   * List answers of at least this many bytes are read as they arrive, entry by entry, instead of
+   * parsed whole (default STREAM_ANSWERS_FROM_BYTES, sync/api/core.ts); Infinity: never.
+   */
+  streamAnswersFromBytes?: number;
   /** Called once per attempt sent, for counting requests and bytes. */
   onRequest?: (event: RequestEvent) => void;
   /**
@@ -77,7 +82,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
   const pace = effectivePace(options.pace ?? options.requestsPerMinute, base);
   const transport = createTransport({ ...options, requestsPerMinute: pace, onRequest });
-  const core = createCore(base, transport, options.backoff);
+  const core = createCore(base, transport, {
+    backoff: options.backoff,
+    streamAnswersFromBytes: options.streamAnswersFromBytes,
+  });
   return {
     pace,
     baseUrl: base.href,

@@ -32,7 +32,8 @@ import {
 import { ApiError } from './errors';
 import type { Page, Single } from './pages';
 import type { Resource } from './schemas/common';
-import type { HttpResponse, Transport } from './transport';
+import { listDocumentSink, type StreamedList } from './stream-document';
+import type { HttpRequest, HttpResponse, Transport } from './transport';
 import { buildUrl, resolveLink, type Query } from './urls';
 
 export interface RequestOptions {
@@ -86,6 +87,18 @@ export interface ApiCore {
     schema: S,
     options?: RequestOptions,
   ): AsyncGenerator<Page<z.infer<S>>>;
+  /**
+   * list, with each readable entry of `data` turned by `map` into what the caller keeps (its
+   * rows) as soon as it is read: a large answer is read as it arrives (see STREAM_ANSWERS_FROM_BYTES)
+   * and neither its text nor its resources are held, only what `map` made of them.
+   */
+  listMapped<S extends z.ZodType, M>(
+    path: string,
+    query: Query,
+    schema: S,
+    map: (item: z.infer<S>) => M,
+    options?: RequestOptions,
+  ): AsyncGenerator<Page<M>>;
   /** A plain-JSON endpoint (user-info, forms): `url` is absolute. */
   getJson<S extends z.ZodType>(url: URL, schema: S, options?: RequestOptions): Promise<z.infer<S>>;
   send(method: WriteMethod, path: string, options?: SendOptions): Promise<SentDocument | null>;
@@ -100,27 +113,169 @@ const JSON_API = 'application/vnd.api+json';
  */
 export const MALFORMED_ANSWER_RETRIES = 2;
 
-export function createCore(base: URL, transport: Transport, backoff: BackoffOptions = {}): ApiCore {
+/**
+ * A list answer of at least this many bytes (Content-Length), or of an unknown length, is read as
+ * it arrives instead of whole (sync/api/stream-document.ts). Read whole, an answer costs about
+ * ten times its size while it is parsed and checked (its text, its parsed tree and the checked
+ * copy); read as a stream, about what the caller keeps of it, but the parser (JavaScript, not the
+ * engine's JSON.parse) takes a few times longer per byte. At scale `large` only the people's list
+ * (21 MB) and the first windows of the hours (2 to 4 MB) come near this; the hundreds of small
+ * answers of a sync (a course, a person's checks) stay with JSON.parse.
+ */
+export const STREAM_ANSWERS_FROM_BYTES = 2_000_000;
+
+export interface CoreOptions {
+  backoff?: BackoffOptions;
+  /** See STREAM_ANSWERS_FROM_BYTES; Infinity reads every answer whole, 0 streams every list answer. */
+  streamAnswersFromBytes?: number;
+}
+
+/** How a list's entries are read and what the caller keeps of each. */
+interface ListReading<T, M> {
+  schema: z.ZodType<T>;
+  map: ((item: T) => M) | null;
+  /** Whether an answer read as a stream gets its digest. */
+  digest: boolean;
+}
+
+/** A list answer read: its document, or (read as a stream) what the stream reader made of it. */
+interface Fetched<M> {
+  response: HttpResponse;
+  origin: Origin;
+  digest?: string;
+  /** null: the answer equals the known digest (not read), or it was read as a stream. */
+  document: Envelope | null;
+  streamed?: StreamedList<M>;
+}
+
+export function createCore(base: URL, transport: Transport, options: CoreOptions = {}): ApiCore {
+  const backoff = options.backoff ?? {};
+  const streamFrom = options.streamAnswersFromBytes ?? STREAM_ANSWERS_FROM_BYTES;
+
   /**
    * GETs a JSON:API document. An answer whose bytes equal `knownDigest` comes back unparsed
    * (`document` null); an answer that cannot be parsed as a document is fetched again, bounded.
+   * With `reading`, a large answer is read as a stream (`streamed`, see STREAM_ANSWERS_FROM_BYTES).
    */
-  async function fetchDocument(url: URL, signal: AbortSignal | undefined, knownDigest?: string) {
+  async function fetchDocument<T, M>(
+    url: URL,
+    signal: AbortSignal | undefined,
+    knownDigest?: string,
+    reading?: ListReading<T, M>,
+  ): Promise<Fetched<M>> {
     for (let retry = 0; ; retry += 1) {
-      const response = await transport({ method: 'GET', url, accept: JSON_API, signal });
-      const origin: Origin = { method: 'GET', url: url.href, status: response.status };
-      const digest = knownDigest === undefined ? undefined : digestOf(response.body);
-      if (digest !== undefined && digest === knownDigest)
-        return { response, origin, digest, document: null };
+      const request: HttpRequest = { method: 'GET', url, accept: JSON_API, signal };
+      if (reading) {
+        request.consume = ({ status, headers }) => {
+          const length = Number(headers.get('content-length') ?? Number.NaN);
+          if (Number.isFinite(length) ? length < streamFrom : streamFrom === Infinity) return null;
+          const origin: Origin = { method: 'GET', url: url.href, status };
+          return listDocumentSink(
+            reading.schema,
+            reading.map ?? ((item) => item as unknown as M),
+            origin,
+            {
+              digest: reading.digest,
+            },
+          );
+        };
+      }
       try {
+        const response = await transport(request);
+        const origin: Origin = { method: 'GET', url: url.href, status: response.status };
+        if (response.streamed !== undefined) {
+          const streamed = response.streamed as StreamedList<M>;
+          return { response, origin, digest: streamed.digest, document: null, streamed };
+        }
+        const digest = knownDigest === undefined ? undefined : digestOf(response.body);
+        if (digest !== undefined && digest === knownDigest)
+          return { response, origin, digest, document: null };
         if (response.body.trim() === '') throw malformed(origin, 'the body is empty');
         const document = parseEnvelope(response.body, origin);
         // The text is not needed once parsed: a 21 MB answer should not stay alive beside its tree.
         return { response: { ...response, body: '' }, origin, digest, document };
       } catch (error) {
-        if (!(error instanceof ApiError) || retry >= MALFORMED_ANSWER_RETRIES) throw error;
+        if (!(error instanceof ApiError) || error.kind !== 'malformed') throw error;
+        if (retry >= MALFORMED_ANSWER_RETRIES) throw error;
         await pause(retryDelayMs(retry, undefined, backoff), signal, url);
       }
+    }
+  }
+
+  /** See ApiCore.list and ApiCore.listMapped. */
+  async function* listPages<T, M>(
+    path: string,
+    query: Query,
+    schema: z.ZodType<T>,
+    map: ((item: T) => M) | null,
+    options: RequestOptions,
+  ): AsyncGenerator<Page<M>> {
+    const withDigest = options.withDigest === true || options.knownDigest !== undefined;
+    const first = buildUrl(base, path, query);
+    // Records (`type:id`) and included resources given so far, kept once the answer pages.
+    let given: { data: Set<string>; included: Set<string> } | null = null;
+    for (const verification of [false, true]) {
+      const seen = new Set<string>();
+      let url: URL | null = first;
+      while (url !== null) {
+        seen.add(url.href);
+        // Only a one-page answer can equal a known digest (a digest stands for a whole answer).
+        const known = seen.size === 1 && !verification ? options.knownDigest : undefined;
+        const asked = withDigest && !verification;
+        const fetched: Fetched<M> = await fetchDocument(
+          url,
+          options.signal,
+          asked ? (known ?? '') : undefined,
+          { schema, map, digest: asked },
+        );
+        const { response, origin, document, streamed } = fetched;
+        const digest = fetched.digest;
+        // The very bytes of an answer applied before: one page (its links had no next), valid.
+        if (
+          (document === null && streamed === undefined) ||
+          (streamed !== undefined && known !== undefined && digest === known)
+        ) {
+          yield {
+            data: [],
+            included: [],
+            quarantined: [],
+            conversions: 0,
+            serverDate: response.serverDate,
+            url: url.href,
+            ...(digest === undefined ? {} : { digest }),
+            unchanged: true,
+          };
+          return;
+        }
+        if (document !== null && !Array.isArray(document.data))
+          throw malformed(origin, 'data: expected a list of resources');
+        const next: URL | null = nextPage(document ?? { links: streamed?.links }, origin);
+        if (next !== null && seen.has(next.href))
+          throw malformed(origin, `links.next leads back to ${next.href}`);
+        if (given === null && next !== null) given = { data: new Set(), included: new Set() };
+        let page: Page<M>;
+        if (streamed !== undefined) {
+          page = streamedPage(given === null ? streamed : notGivenStreamed(streamed, given), {
+            serverDate: response.serverDate,
+            url,
+            digest: asked ? digest : undefined,
+          });
+        } else {
+          const whole = document as Envelope & { data: unknown[] };
+          if (given !== null) {
+            whole.data = notGivenYet(whole.data, given.data);
+            if (whole.included) whole.included = notGivenYet(whole.included, given.included);
+          }
+          page = readListPage({ ...fetched, document: whole }, schema, map, url);
+        }
+        if (!verification) yield page;
+        // The verification pass gives only what the first pass did not (nothing, mostly).
+        else if (page.data.length + page.quarantined.length + page.included.length > 0)
+          yield { ...page, verification: true };
+        url = next;
+      }
+      // A one-page answer is complete as it is; so is any answer where the caller says so.
+      if (given === null || options.verifyPaged === false) return;
     }
   }
 
@@ -153,64 +308,12 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
       };
     },
 
-    async *list(path, query, schema, options = {}) {
-      const withDigest = options.withDigest === true || options.knownDigest !== undefined;
-      const first = buildUrl(base, path, query);
-      // Records (`type:id`) and included resources given so far, kept once the answer pages.
-      let given: { data: Set<string>; included: Set<string> } | null = null;
-      for (const verification of [false, true]) {
-        const seen = new Set<string>();
-        let url: URL | null = first;
-        while (url !== null) {
-          seen.add(url.href);
-          // Only a one-page answer can equal a known digest (a digest stands for a whole answer).
-          const known = seen.size === 1 && !verification ? options.knownDigest : undefined;
-          const fetched = await fetchDocument(
-            url,
-            options.signal,
-            withDigest && !verification ? (known ?? '') : undefined,
-          );
-          const { response, origin, document } = fetched;
-          const digest = fetched.digest;
-          // The very bytes of an answer applied before: one page (its links had no next), valid.
-          if (document === null) {
-            yield {
-              data: [],
-              included: [],
-              quarantined: [],
-              conversions: 0,
-              serverDate: response.serverDate,
-              url: url.href,
-              ...(digest === undefined ? {} : { digest }),
-              unchanged: true,
-            };
-            return;
-          }
-          if (!Array.isArray(document.data))
-            throw malformed(origin, 'data: expected a list of resources');
-          const next: URL | null = nextPage(document, origin);
-          if (next !== null && seen.has(next.href))
-            throw malformed(origin, `links.next leads back to ${next.href}`);
-          if (given === null && next !== null) given = { data: new Set(), included: new Set() };
-          if (given !== null) {
-            document.data = notGivenYet(document.data, given.data);
-            if (document.included)
-              document.included = notGivenYet(document.included, given.included);
-          }
-          const page: Page<z.infer<typeof schema>> = readListPage(
-            fetched,
-            schema as z.ZodType<z.infer<typeof schema>>,
-            url,
-          );
-          if (!verification) yield page;
-          // The verification pass gives only what the first pass did not (nothing, mostly).
-          else if (page.data.length + page.quarantined.length + page.included.length > 0)
-            yield { ...page, verification: true };
-          url = next;
-        }
-        // A one-page answer is complete as it is; so is any answer where the caller says so.
-        if (given === null || options.verifyPaged === false) return;
-      }
+    list(path, query, schema, options = {}) {
+      return listPages(path, query, schema as z.ZodType<z.infer<typeof schema>>, null, options);
+    },
+
+    listMapped(path, query, schema, map, options = {}) {
+      return listPages(path, query, schema as z.ZodType<z.infer<typeof schema>>, map, options);
     },
 
     async getJson(url, schema, options = {}) {
@@ -242,7 +345,7 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
    * One page of a list, read from its document. The raw resources are let go as they are read
    * (and the document with this frame), so a large answer is not held twice while it is applied.
    */
-  function readListPage<T>(
+  function readListPage<T, M>(
     fetched: {
       response: { serverDate: Date | null };
       origin: Origin;
@@ -250,8 +353,9 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
       document: Envelope;
     },
     schema: z.ZodType<T>,
+    map: ((item: T) => M) | null,
     url: URL,
-  ): Page<T> {
+  ): Page<M> {
     const { response, origin, digest, document } = fetched;
     if (!Array.isArray(document.data))
       throw malformed(origin, 'data: expected a list of resources');
@@ -264,7 +368,7 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
       true,
     );
     const page = {
-      data: data.items,
+      data: map === null ? (data.items as unknown as M[]) : data.items.map(map),
       included: included.items,
       quarantined: [...data.quarantined, ...included.quarantined],
       conversions: data.conversions + included.conversions,
@@ -276,7 +380,7 @@ export function createCore(base: URL, transport: Transport, backoff: BackoffOpti
     return page;
   }
 
-  function nextPage(document: Envelope, origin: Origin): URL | null {
+  function nextPage(document: Pick<Envelope, 'links'>, origin: Origin): URL | null {
     const href = linkHref(document.links?.next);
     if (href === null || href === '') return null;
     const next = resolveLink(base, href);
@@ -327,6 +431,47 @@ function notGivenYet(entries: readonly unknown[], given: Set<string>): unknown[]
     given.add(key);
     return true;
   });
+}
+
+/** A page of a list from what the stream reader made of its answer. */
+function streamedPage<M>(
+  streamed: StreamedList<M>,
+  at: { serverDate: Date | null; url: URL; digest: string | undefined },
+): Page<M> {
+  return {
+    data: streamed.data,
+    included: streamed.included,
+    quarantined: streamed.quarantined,
+    conversions: streamed.conversions,
+    meta: streamed.meta,
+    serverDate: at.serverDate,
+    url: at.url.href,
+    ...(at.digest === undefined ? {} : { digest: at.digest }),
+  };
+}
+
+/** notGivenYet for an answer read as a stream: its entries by their `type:id`. */
+function notGivenStreamed<M>(
+  streamed: StreamedList<M>,
+  given: { data: Set<string>; included: Set<string> },
+): StreamedList<M> {
+  const fresh = (set: Set<string>, key: string) => {
+    if (set.has(key)) return false;
+    set.add(key);
+    return true;
+  };
+  const keep = streamed.dataKeys.map((key) => fresh(given.data, key));
+  const included = streamed.included.filter((r) => fresh(given.included, `${r.type}:${r.id}`));
+  const quarantined = streamed.quarantined.filter((r) =>
+    fresh(r.where.startsWith('included') ? given.included : given.data, `${r.type}:${r.id}`),
+  );
+  return {
+    ...streamed,
+    data: streamed.data.filter((_, index) => keep[index]),
+    dataKeys: streamed.dataKeys.filter((_, index) => keep[index]),
+    included,
+    quarantined,
+  };
 }
 
 /** A digest of an answer's bytes: equal digests, equal answers. */

@@ -10,7 +10,7 @@ import { isResourceType, resourceSchemas } from './endpoints/index';
 import { countConversions } from './schemas/tolerance';
 
 /** The JSON:API top level; `data` and `included` are checked afterwards against their resource schemas. */
-const envelope = z.looseObject({
+export const envelope = z.looseObject({
   jsonapi: z.looseObject({ version: z.string().optional() }).optional(),
   data: z.unknown().optional(),
   included: z.array(z.unknown()).optional(),
@@ -110,24 +110,47 @@ export function readResources<T>(
     if (release) (values as unknown[])[index] = null;
     const at = `${where}[${index}]`;
     const { type, id } = identityOf(value, origin, at);
-    const read = countConversions(() => (schema ?? schemaOfType(value)).safeParse(value));
+    const read = readEntry(value, schema, origin, at, type, id);
     conversions += read.conversions;
-    if (read.value.success) items.push(read.value.data as T);
-    else
-      quarantined.push({
-        type,
-        id,
-        where: at,
-        reason: describeIssues(read.value.error, at),
-        raw: JSON.stringify(value),
-        url: origin.url,
-      });
+    if ('item' in read) items.push(read.item);
+    else quarantined.push(read.quarantined);
   });
   return { items, quarantined, conversions };
 }
 
+/**
+ * One entry of `data` or `included` whose identity was checked: read by `schema` (null: the
+ * schema of its type), or set aside as quarantined with its raw JSON and the reason.
+ */
+export function readEntry<T>(
+  value: unknown,
+  schema: z.ZodType<T> | null,
+  origin: Origin,
+  at: string,
+  type: string,
+  id: string,
+): { item: T; conversions: number } | { quarantined: QuarantinedRecord; conversions: number } {
+  const read = countConversions(() => (schema ?? schemaOfType(value)).safeParse(value));
+  if (read.value.success) return { item: read.value.data as T, conversions: read.conversions };
+  return {
+    quarantined: {
+      type,
+      id,
+      where: at,
+      reason: describeIssues(read.value.error, at),
+      raw: JSON.stringify(value),
+      url: origin.url,
+    },
+    conversions: read.conversions,
+  };
+}
+
 /** The resource identity JSON:API requires of every resource object: without it the document is broken. */
-function identityOf(value: unknown, origin: Origin, where: string): { type: string; id: string } {
+export function identityOf(
+  value: unknown,
+  origin: Origin,
+  where: string,
+): { type: string; id: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw malformed(origin, `${where}: expected a resource object`);
   const { type, id } = value as { type?: unknown; id?: unknown };

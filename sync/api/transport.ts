@@ -63,6 +63,20 @@ export interface HttpRequest {
   /** A JSON body, sent as `application/vnd.api+json`. */
   body?: string;
   signal?: AbortSignal;
+  /**
+   * For a 2xx answer whose body should not be held whole (a large list): a sink that takes the
+   * body chunk by chunk as it arrives, or null to read the body whole as usual. Called afresh for
+   * every attempt, so a retried request never feeds a sink that saw part of another body. What
+   * the sink's end() answers is HttpResponse.streamed; what it throws fails the attempt as it is.
+   */
+  consume?: (head: { status: number; headers: Headers }) => BodySink | null;
+}
+
+/** Takes an answer's body as it arrives (HttpRequest.consume). */
+export interface BodySink {
+  write(chunk: Uint8Array): void;
+  /** The body is complete: answers what was read of it (throws if it is not a whole document). */
+  end(): unknown;
 }
 
 export interface HttpResponse {
@@ -71,6 +85,8 @@ export interface HttpResponse {
   body: string;
   /** The service's clock (`Date` header), the source of sync watermarks (DESIGN rule 8). */
   serverDate: Date | null;
+  /** What the request's sink made of the body (HttpRequest.consume); `body` is then ''. */
+  streamed?: unknown;
 }
 
 /** Sends a request and answers its 2xx response; anything else is thrown as ApiError. */
@@ -180,12 +196,23 @@ export function createTransport(options: TransportOptions): Transport {
       });
       status = response.status;
       serverDate = parseHttpDate(response.headers.get('date'));
+      const sink =
+        status >= 200 && status < 300 && response.body !== null
+          ? (request.consume?.({ status, headers: response.headers }) ?? null)
+          : null;
+      if (sink !== null && response.body !== null) {
+        // The time-out is the service's: the time spent reading the chunks does not count.
+        const streamed = await readInto(response.body, sink, (n) => (bytes += n), deadline.extend);
+        return { status, headers: response.headers, body: '', serverDate, streamed };
+      }
       const body = new Uint8Array(await response.arrayBuffer());
       bytes = body.byteLength;
       const answer = { status, headers: response.headers, body: utf8.decode(body), serverDate };
       holdForLimit(request, answer, retries);
       return answer;
     } catch (error) {
+      // The sink found the body wanting (not JSON, cut off): the answer's fault, not the network's.
+      if (error instanceof SinkError) throw error.cause;
       if (deadline.timedOut()) {
         throw failure(request, 'timeout', error, `no complete answer within ${timeoutMs / 1000} s`);
       }
@@ -215,6 +242,11 @@ export function createTransport(options: TransportOptions): Transport {
       failuresInARow = 0;
       return response;
     } catch (error) {
+      // What a body sink threw: the answer arrived, so the service is reachable.
+      if (error instanceof ApiError && error.kind === 'malformed') {
+        failuresInARow = 0;
+        return error;
+      }
       if (error instanceof CancelledSignal) throw cancelled(request);
       if (error instanceof ApiError) {
         if (error.kind === 'network' || error.kind === 'timeout') failuresInARow += 1;
@@ -275,6 +307,47 @@ export function createTransport(options: TransportOptions): Transport {
       retries += 1;
     }
   };
+}
+
+/** What a body sink threw, told apart from a failure of the connection while reading. */
+class SinkError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the body sink failed');
+  }
+}
+
+/** Feeds `body` to `sink` chunk by chunk; a sink that throws stops the transfer. */
+async function readInto(
+  body: ReadableStream<Uint8Array>,
+  sink: BodySink,
+  counted: (bytes: number) => void,
+  spent: (ms: number) => void,
+): Promise<unknown> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      counted(value.byteLength);
+      const started = performance.now();
+      try {
+        sink.write(value);
+      } catch (error) {
+        throw new SinkError(error);
+      }
+      spent(performance.now() - started);
+    }
+    try {
+      return sink.end();
+    } catch (error) {
+      throw new SinkError(error);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 function shouldRetry(request: HttpRequest, error: ApiError, retries: number, maxRetries: number) {

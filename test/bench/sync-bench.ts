@@ -187,7 +187,7 @@ export async function syncBench(): Promise<Record<string, unknown>> {
         officeFirstPeakRssWithinTarget: peakMB(Math.max(...firstPeaks)) <= PEAK_RSS_TARGET_MB,
         officeFirstRequests: memoryFirst[0]!.requests,
         officeFirstRecords: memoryFirst[0]!.records,
-        // One answer is parsed whole: its size is a floor under the peak.
+        // The largest answer (read as a stream from 2 MB on, see sync/api/core.ts).
         officeFirstLargestAnswer: memoryFirst[0]!.largestAnswer,
         officeFullPeakRssMB: peakMB(memoryFull.maxRssKiB),
         officeFullRequests: memoryFull.requests,

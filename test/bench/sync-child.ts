@@ -1,6 +1,8 @@
 // One sync in a process of its own, for the `sync` bench's peak memory of the syncing process alone
 // (the sandbox runs in another process): `node bin/run-ts.mjs test/bench/sync-child.ts BASE_URL
-// TOKEN REPLICA_FILE [--full] [--trainer]`. Prints one JSON line; maxRSS is in KiB, as Node gives it.
+// TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers]`. Prints one JSON line; maxRSS is in KiB, as
+// Node gives it. --whole-answers: every answer parsed whole, as before the streaming reader
+// (test/sync/stream-memory.test.ts shows that this one fails where the streaming one fits).
 import { performance } from 'node:perf_hooks';
 import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
@@ -8,7 +10,9 @@ import { runSync } from '../../sync/pull/engine';
 
 const [baseUrl, token, file, ...flags] = process.argv.slice(2);
 if (!baseUrl || !token || !file) {
-  console.error('usage: sync-child.ts BASE_URL TOKEN REPLICA_FILE [--full] [--trainer]');
+  console.error(
+    'usage: sync-child.ts BASE_URL TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers]',
+  );
   process.exit(2);
 }
 // The largest answer read: one answer parsed whole is a floor under the peak.
@@ -17,6 +21,7 @@ const api = createApiClient({
   baseUrl,
   tokens: staticToken(token),
   maxInFlight: 4,
+  ...(flags.includes('--whole-answers') ? { streamAnswersFromBytes: Infinity } : {}),
   onRequest: ({ url, bytes }) => {
     if (bytes > largest.bytes) largest = { path: new URL(url).pathname, bytes };
   },

@@ -160,6 +160,14 @@ export interface PerPersonOptions extends RequestOptions {
 export interface PersonalApi {
   getOwnUser(options?: RequestOptions): Promise<Single<UserResource>>;
   listPersonal(options?: ListPersonalOptions): AsyncGenerator<Page<UserResource>>;
+  /**
+   * The list with each person turned by `map` into what the caller keeps (its rows) as soon as it
+   * is read: the people's list is the largest answer of a sync, read as it arrives (ApiCore.listMapped).
+   */
+  listPersonalAs<M>(
+    map: (user: UserResource) => M,
+    options?: ListPersonalOptions,
+  ): AsyncGenerator<Page<M>>;
   listAusbildungen(
     userId: string,
     options?: PerPersonOptions,
@@ -171,6 +179,12 @@ export interface PersonalApi {
   listEhrungen(userId: string, options?: RequestOptions): AsyncGenerator<Page<EhrungResource>>;
 }
 
+const personalQuery = (options: ListPersonalOptions) => ({
+  'filter[updated_since]': dateTimeParam(options.updatedSince),
+  'filter[status]': options.status,
+  include: options.include,
+});
+
 export function personalApi(core: ApiCore): PersonalApi {
   const personPath = (userId: string) => `/personal/${pathSegment(userId)}`;
   const perPersonQuery = (params: PerPersonOptions) => ({
@@ -180,16 +194,9 @@ export function personalApi(core: ApiCore): PersonalApi {
   return {
     getOwnUser: (options) => core.getOne('/personal/selbst', {}, userResource, options),
     listPersonal: (options = {}) =>
-      core.list(
-        '/personal',
-        {
-          'filter[updated_since]': dateTimeParam(options.updatedSince),
-          'filter[status]': options.status,
-          include: options.include,
-        },
-        userResource,
-        options,
-      ),
+      core.list('/personal', personalQuery(options), userResource, options),
+    listPersonalAs: (map, options = {}) =>
+      core.listMapped('/personal', personalQuery(options), userResource, map, options),
     listAusbildungen: (userId, options = {}) =>
       core.list(
         `${personPath(userId)}/ausbildungen`,

@@ -38,7 +38,7 @@ export function pullPersonal(ctx: PullContext, scan: boolean) {
     if (ctx.options.profile === 'trainer') {
       const own = await ctx.api.getOwnUser({ signal: ctx.signal });
       takeAnswer(ctx, 'personal', '', { ...own, data: [own.data] }, false);
-      await applyUsers(ctx, [own.data], 0);
+      await applyUsers(ctx, [personRows(ctx)(own.data)], 0);
       return {
         records: 1,
         deleted: 0,
@@ -96,10 +96,15 @@ export function pullPersonal(ctx: PullContext, scan: boolean) {
   });
 }
 
+/**
+ * Every page of the list, each person already turned into their rows: the list (21 MB at scale
+ * `large`) is read as it arrives and only the rows are kept, not the resources. Nothing is written
+ * before the last page was read whole (DESIGN rule 14): a cut-off answer changes nothing.
+ */
 async function fetchAll(ctx: PullContext, updatedSince?: string) {
-  const list: Page<ServiceResource>[] = [];
+  const list: Page<PersonRows>[] = [];
   let serverDate: Date | null = null;
-  for await (const page of ctx.api.listPersonal({
+  for await (const page of ctx.api.listPersonalAs(personRows(ctx), {
     ...(updatedSince ? { updatedSince } : {}),
     include: ['organisation'],
     signal: ctx.signal,
@@ -110,44 +115,62 @@ async function fetchAll(ctx: PullContext, updatedSince?: string) {
   return { list, serverDate };
 }
 
+/** A person as the pull writes them: their row, qualifications and embedded trainings. */
+interface PersonRows {
+  id: string;
+  user: ReturnType<typeof user.row>;
+  qualifikationen: ReturnType<typeof qualifikationRows>;
+  /** null: the resource does not embed the trainings; they stay and come from their endpoint. */
+  ausbildungen: ReturnType<typeof ausbildung.row>[] | null;
+}
+
+/** Turns a person's resource into their rows (see PersonRows). */
+function personRows(ctx: PullContext) {
+  return (resource: ServiceResource): PersonRows => ({
+    id: resource.id,
+    user: user.row(resource, ctx.syncedAt),
+    qualifikationen: qualifikationRows(resource),
+    ausbildungen: embedsTrainings(resource)
+      ? embeddedAusbildungen(resource).map((a) => ausbildung.row(a, resource.id, ctx.syncedAt))
+      : null,
+  });
+}
+
 /** Users with their qualifications and embedded trainings, replaced per user, in chunks. */
-async function applyUsers(
-  ctx: PullContext,
-  users: readonly ServiceResource[],
-  progressBase: number,
-) {
+async function applyUsers(ctx: PullContext, people: readonly PersonRows[], progressBase: number) {
   const { writer } = ctx;
   await applyInChunks(
     ctx,
     'personal',
-    users,
+    people,
     (chunk) => {
       writer.upsert(
         'users',
-        chunk.map((u) => user.row(u, ctx.syncedAt)),
+        chunk.map((p) => p.user),
       );
-      const ids = chunk.map((u) => u.id);
+      const ids = chunk.map((p) => p.id);
       writer.deleteWhereIn('qualifikationen', 'user_id', ids);
-      writer.upsert('qualifikationen', chunk.flatMap(qualifikationRows));
+      writer.upsert(
+        'qualifikationen',
+        chunk.flatMap((p) => p.qualifikationen),
+      );
       // Without the embedded list the trainings stay as they are and come from their endpoint.
-      const embedding = chunk.filter(embedsTrainings);
+      const embedding = chunk.filter((p) => p.ausbildungen !== null);
       writer.deleteWhereIn(
         'ausbildungen',
         'user_id',
-        embedding.map((u) => u.id),
+        embedding.map((p) => p.id),
       );
       writer.upsert(
         'ausbildungen',
-        embedding.flatMap((u) =>
-          embeddedAusbildungen(u).map((a) => ausbildung.row(a, u.id, ctx.syncedAt)),
-        ),
+        embedding.flatMap((p) => p.ausbildungen ?? []),
       );
       const markSource = writer.statement(
         'UPDATE users SET trainings_from_endpoint = ? WHERE id = ? AND trainings_from_endpoint <> ?',
       );
-      for (const user of chunk) {
-        const fromEndpoint = embedsTrainings(user) ? 0 : 1;
-        markSource.run(fromEndpoint, user.id, fromEndpoint);
+      for (const person of chunk) {
+        const fromEndpoint = person.ausbildungen === null ? 1 : 0;
+        markSource.run(fromEndpoint, person.id, fromEndpoint);
       }
     },
     progressBase,
