@@ -37,11 +37,8 @@ const STATUS = {
   CANCELLED: ICalEventStatus.CANCELLED,
 } as const;
 
-/**
- * RFC 5545 wants at least one component in a calendar: an export without entries holds the zone
- * of the service's times (unused, and harmless to any calendar program), so it is still valid.
- */
-const EMPTY_CALENDAR_COMPONENT = [
+/** The zone of the service's times as a VTIMEZONE, one line an entry (no line ends). */
+export const BERLIN_VTIMEZONE: readonly string[] = [
   'BEGIN:VTIMEZONE',
   'TZID:Europe/Berlin',
   'BEGIN:DAYLIGHT',
@@ -59,8 +56,13 @@ const EMPTY_CALENDAR_COMPONENT = [
   'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
   'END:STANDARD',
   'END:VTIMEZONE',
-  '',
-].join('\r\n');
+];
+
+/**
+ * RFC 5545 wants at least one component in a calendar: an export without entries holds the zone
+ * of the service's times (unused, and harmless to any calendar program), so it is still valid.
+ */
+const EMPTY_CALENDAR_COMPONENT = [...BERLIN_VTIMEZONE, ''].join('\r\n');
 
 /** A whole VCALENDAR (CRLF line ends, the last line too). DTSTAMP of every entry: `stamp`. */
 export function renderCalendar(

@@ -11,6 +11,7 @@ import { temporaryFiles } from '../../test/support/temp-files';
 import type { QueryResults } from '../contract';
 import { openReplica, type Replica } from '../db/open';
 import { exportData } from '../export';
+import { BERLIN_VTIMEZONE } from '../export/ics';
 import { listFeedEvents } from '../queries/misc';
 import { refreshFeed, setFeedUrl } from './feed';
 import { MAX_OCCURRENCES } from './feed-recur';
@@ -36,26 +37,6 @@ afterAll(async () => {
   await replica?.close();
 });
 
-const BERLIN = [
-  'BEGIN:VTIMEZONE',
-  'TZID:Europe/Berlin',
-  'BEGIN:DAYLIGHT',
-  'TZOFFSETFROM:+0100',
-  'TZOFFSETTO:+0200',
-  'TZNAME:CEST',
-  'DTSTART:19700329T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
-  'END:DAYLIGHT',
-  'BEGIN:STANDARD',
-  'TZOFFSETFROM:+0200',
-  'TZOFFSETTO:+0100',
-  'TZNAME:CET',
-  'DTSTART:19701025T030000',
-  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
-  'END:STANDARD',
-  'END:VTIMEZONE',
-];
-
 const event = (...lines: string[]) => [
   'BEGIN:VEVENT',
   'DTSTAMP:20260101T000000Z',
@@ -68,7 +49,7 @@ const calendar = (...events: string[][]) =>
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Test//Wiederholung//DE',
-    ...BERLIN,
+    ...BERLIN_VTIMEZONE,
     ...events.flat(),
     'END:VCALENDAR',
     '',

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { ROLE_SCOPES } from '../../sandbox/auth/scopes';
 import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
+import { BERLIN_VTIMEZONE } from '../../sync/export/ics';
 import { useOfficeApp } from './office-fixture';
 import {
   accessibilityViolations,
@@ -425,23 +426,7 @@ describe.skipIf(!haveChromium)(
         'BEGIN:VCALENDAR',
         'VERSION:2.0',
         'PRODID:-//Test//Wiederholung//DE',
-        'BEGIN:VTIMEZONE',
-        'TZID:Europe/Berlin',
-        'BEGIN:DAYLIGHT',
-        'TZOFFSETFROM:+0100',
-        'TZOFFSETTO:+0200',
-        'TZNAME:CEST',
-        'DTSTART:19700329T020000',
-        'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
-        'END:DAYLIGHT',
-        'BEGIN:STANDARD',
-        'TZOFFSETFROM:+0200',
-        'TZOFFSETTO:+0100',
-        'TZNAME:CET',
-        'DTSTART:19701025T030000',
-        'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
-        'END:STANDARD',
-        'END:VTIMEZONE',
+        ...BERLIN_VTIMEZONE,
         'BEGIN:VEVENT',
         'UID:dienstabend@e2e',
         'DTSTAMP:20260101T000000Z',
