@@ -15,6 +15,13 @@ export interface TableChanges {
   take(): string[];
   /** Notes tables changed outside this connection's statements (another connection's, a drop). */
   note(tables: Iterable<string>): void;
+  /** Notes that any table may have changed (another connection's work that ended midway). */
+  noteAll(): void;
+  /**
+   * How often `table` was noted changed, never reset by take: what keeps a copy of it in memory
+   * (sync/queries/hours-columns.ts) knows it is current while the number is the same.
+   */
+  version(table: string): number;
 }
 
 const recorders = new WeakMap<Sqlite, TableChanges>();
@@ -34,6 +41,12 @@ export function recordTableChanges(sqlite: Sqlite): TableChanges {
   if (existing) return existing;
   forgetStatements(sqlite);
   const changed = new Set<string>();
+  const versions = new Map<string, number>();
+  let everything = 0;
+  const noteOne = (table: string) => {
+    changed.add(table);
+    versions.set(table, (versions.get(table) ?? 0) + 1);
+  };
   /** Table name (lower case) → itself and the tables its deletions cascade to. */
   const schema = readSchema(sqlite);
   const targetsOf = (sql: string): readonly string[] => {
@@ -50,7 +63,7 @@ export function recordTableChanges(sqlite: Sqlite): TableChanges {
     const targets = targetsOf(source);
     if (targets.length === 0) return statement;
     const note = () => {
-      for (const table of targets) changed.add(table);
+      for (const table of targets) noteOne(table);
     };
     const run = statement.run;
     statement.run = function (this: SqliteStatement, ...params: unknown[]) {
@@ -78,7 +91,13 @@ export function recordTableChanges(sqlite: Sqlite): TableChanges {
       return tables;
     },
     note(tables) {
-      for (const table of tables) changed.add(table);
+      for (const table of tables) noteOne(table);
+    },
+    noteAll() {
+      everything += 1;
+    },
+    version(table) {
+      return (versions.get(table) ?? 0) + everything;
     },
   };
   recorders.set(sqlite, recorder);

@@ -87,7 +87,7 @@ export function createBackgroundSync(
       },
       onRun: (outcome) => {
         // A sync that failed midway may have applied some of its answers: everything again.
-        if (!('summary' in outcome)) return ctx.emit({ type: 'data.changed', tables: 'all' });
+        if (!('summary' in outcome)) return ctx.tellAllChanged();
         const summary = outcome.summary;
         ctx.tellChanges(summary.tables);
         ctx.emit({

@@ -97,9 +97,12 @@ export interface SessionContext {
   emit(event: CoreEvent): void;
   /**
    * Tells every window the tables the replica's connection changed since last told, and `more`
-   * (another connection's, as the sync worker's).
+   * (another connection's, as the sync worker's: noted on this connection too, so what keeps a
+   * table in memory reads it again).
    */
   tellChanges(more?: readonly string[]): void;
+  /** Tells every window that anything may have changed (a sync worker that failed midway). */
+  tellAllChanged(): void;
   /** Background work (a stop after a refused refresh, the demo's own login) that close awaits. */
   track(work: Promise<unknown>): void;
   /** The replica now: a sign-out that deletes the local data replaces it (see replaceReplica). */
@@ -140,9 +143,15 @@ export function createSessionContext(options: HostSessionOptions): OwnedSessionC
     now: () => options.now?.() ?? new Date(),
     emit,
     tellChanges(more = []) {
-      const changed = tableChangesOf(replica.sqlite)?.take() ?? [];
+      const recorder = tableChangesOf(replica.sqlite);
+      recorder?.note(more);
+      const changed = recorder?.take() ?? [];
       const tables = [...new Set([...changed, ...more])].sort();
       if (tables.length > 0) emit({ type: 'data.changed', tables });
+    },
+    tellAllChanged() {
+      tableChangesOf(replica.sqlite)?.noteAll();
+      emit({ type: 'data.changed', tables: 'all' });
     },
     onEvent(listener) {
       listeners.add(listener);

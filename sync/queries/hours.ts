@@ -11,6 +11,7 @@ import {
   type WrittenReaders,
 } from './record';
 import { addDays, serviceWallClock } from '../contract/service-time';
+import { hoursColumnsOf, type HoursAggregates, type Sums } from './hours-columns';
 
 interface HoursFilter {
   userId?: string | undefined;
@@ -47,13 +48,16 @@ function hoursWhere(filter: HoursFilter) {
 
 /**
  * hoursWhere for counting and summing everyone's entries: without a period or another indexed
- * term, `von >= ''` (every entry has a start) leads SQLite to the covering index by `von`
- * (migration 9) instead of the table, whose rows carry their JSON.
+ * term, a term on `von` that every entry meets (one without a start too, as the list shows it)
+ * leads SQLite to the covering index by `von` (migration 9) instead of the table, whose rows carry
+ * their JSON.
  */
 function coveredWhere(filter: HoursFilter) {
   const indexed =
     filter.from || filter.until || filter.userId !== undefined || filter.anlassId !== undefined;
-  return indexed ? hoursWhere(filter) : sql<boolean>`${hoursWhere(filter)} AND h.von >= ''`;
+  return indexed
+    ? hoursWhere(filter)
+    : sql<boolean>`${hoursWhere(filter)} AND (h.von >= '' OR h.von IS NULL)`;
 }
 
 /** An hours.list item's columns: the entry, its person, occasion and type (`helferstunden h`). */
@@ -99,18 +103,21 @@ function hoursItem({ base, pending, ...row }: HoursRow): HoursItem {
 
 export async function listHours(
   db: Kysely<Database>,
+  sqlite: Sqlite,
   args: ParsedQueryArgs<'hours.list'>,
   selfId: string | null,
 ): Promise<QueryResults['hours.list']> {
   const filter = filterOf(args, selfId);
-  const totals = await db
-    .selectFrom('helferstunden as h')
-    .where(coveredWhere(filter))
-    .select([
-      (eb) => eb.fn.countAll<number>().as('n'),
-      sql<number | null>`sum(h.stunden)`.as('stunden'),
-    ])
-    .executeTakeFirstOrThrow();
+  const totals =
+    hoursColumnsOf(sqlite).sums(filter) ??
+    (await db
+      .selectFrom('helferstunden as h')
+      .where(coveredWhere(filter))
+      .select([
+        (eb) => eb.fn.countAll<number>().as('entries'),
+        sql<number | null>`sum(h.stunden)`.as('stunden'),
+      ])
+      .executeTakeFirstOrThrow());
   const rows = await hoursItems(db)
     .where(hoursWhere(filter))
     .orderBy(args.sort === 'stunden' ? 'h.stunden' : 'h.von', 'desc')
@@ -119,7 +126,7 @@ export async function listHours(
     .offset(args.offset)
     .execute();
   return {
-    total: Number(totals.n),
+    total: Number(totals.entries),
     totalStunden: Number(totals.stunden ?? 0),
     items: rows.map(hoursItem),
   };
@@ -155,23 +162,97 @@ function filterOf(
 
 /**
  * The totals of a filter: all, per person (most hours first, the first `limit`) and per type.
- * An own entry created here has no person yet: it counts as the signed-in user's. Two passes
- * over the covering indexes of migration 9: one for all and per type, then one by person.
+ * An own entry created here has no person yet: it counts as the signed-in user's. Counted over
+ * the columns in memory when they are current (hours-columns.ts), else by SQLite.
  */
 export async function hoursTotals(
   db: Kysely<Database>,
+  sqlite: Sqlite,
   args: ParsedQueryArgs<'hours.totals'>,
   selfId: string | null,
 ): Promise<QueryResults['hours.totals']> {
   const filter = filterOf(args, selfId);
+  const typeNames = await db
+    .selectFrom('helferstunden_typen')
+    .select(['id', 'bezeichnung'])
+    .orderBy('id')
+    .execute();
+  const counted =
+    hoursColumnsOf(sqlite).aggregates(filter, args.limit) ??
+    (await sqlAggregates(db, filter, args.limit, typeNames));
+  let people = counted.top.map((r) => ({ ...r, userId: r.userId as string | null }));
+  let persons = counted.persons;
+  if (counted.unassigned.entries > 0) {
+    let row = people.find((r) => r.userId === selfId);
+    if (!row) {
+      row = { userId: selfId, ...counted.own };
+      if (row.entries === 0) persons += 1;
+      people.push(row);
+    }
+    row.stunden += counted.unassigned.stunden;
+    row.entries += counted.unassigned.entries;
+  }
+  people = people
+    .sort((a, b) => b.stunden - a.stunden || (a.userId ?? '').localeCompare(b.userId ?? ''))
+    .slice(0, args.limit);
+  const ids = people.flatMap((r) => (r.userId === null ? [] : [r.userId]));
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const users = await db
+      .selectFrom('users')
+      .select(['id', sql<string>`nachname || ', ' || vorname`.as('name')])
+      .where('id', 'in', ids)
+      .execute();
+    for (const user of users) names.set(user.id, user.name);
+  }
+  // An entry of a type not known here counts as none.
+  const known = typeNames.map((type) => ({
+    typId: type.id as string | null,
+    typ: type.bezeichnung,
+    stunden: counted.byType.get(type.id)?.stunden ?? 0,
+    entries: counted.byType.get(type.id)?.entries ?? 0,
+  }));
+  const rest = {
+    typId: null,
+    typ: null,
+    stunden: counted.stunden - known.reduce((sum, r) => sum + r.stunden, 0),
+    entries: counted.entries - known.reduce((sum, r) => sum + r.entries, 0),
+  };
+  const byTyp = [...known, rest]
+    .filter((r) => r.entries > 0)
+    .sort((a, b) => b.stunden - a.stunden || (a.typ ?? '').localeCompare(b.typ ?? ''));
+  return {
+    entries: counted.entries,
+    stunden: counted.stunden,
+    persons,
+    byUser: people.map((r) => ({
+      ...r,
+      userName: r.userId === null ? null : (names.get(r.userId) ?? null),
+    })),
+    byTyp,
+  };
+}
+
+/**
+ * hoursTotals' aggregates by SQLite: two passes over the covering indexes of migration 9, one
+ * for all and per type, then one by person.
+ */
+async function sqlAggregates(
+  db: Kysely<Database>,
+  filter: HoursFilter,
+  limit: number,
+  typeNames: { id: string }[],
+): Promise<HoursAggregates> {
   const where = coveredWhere(filter);
   const sums = [
     sql<number>`coalesce(sum(h.stunden), 0)`.as('stunden'),
     sql<number>`count(*)`.as('entries'),
   ] as const;
-  const [typeNames, unassigned, tableSize] = await Promise.all([
-    db.selectFrom('helferstunden_typen').select(['id', 'bezeichnung']).orderBy('id').execute(),
-    // The own entries created here, whose person the service sets when it takes them.
+  const sumsOf = (row: { stunden: unknown; entries: unknown } | undefined) => ({
+    stunden: Number(row?.stunden ?? 0),
+    entries: Number(row?.entries ?? 0),
+  });
+  const [unassigned, tableSize] = await Promise.all([
     db
       .selectFrom('helferstunden as h')
       .where(hoursWhere(filter))
@@ -186,7 +267,7 @@ export async function hoursTotals(
       .executeTakeFirstOrThrow(),
   ]);
   // All and per type in one pass over the filter's entries, each type a sum of its own (a few
-  // types: grouping would sort every entry); an entry of a type not known here counts as none.
+  // types: grouping would sort every entry).
   const perType = typeNames.flatMap((type, index) => [
     sql`coalesce(sum(CASE WHEN h.typ_id = ${type.id} THEN h.stunden END), 0)`.as(`s${index}`),
     sql`count(CASE WHEN h.typ_id = ${type.id} THEN 1 END)`.as(`n${index}`),
@@ -195,7 +276,13 @@ export async function hoursTotals(
     .selectFrom('helferstunden as h')
     .where(where)
     .select([...sums, ...perType])
-    .executeTakeFirstOrThrow()) as Record<string, unknown>;
+    .executeTakeFirstOrThrow()) as Record<string, unknown> & { stunden: unknown; entries: unknown };
+  const byType = new Map<string | null, Sums>(
+    typeNames.map((type, index) => [
+      type.id,
+      sumsOf({ stunden: all[`s${index}`], entries: all[`n${index}`] }),
+    ]),
+  );
   // Per person, the people counted before the limit. SQLite takes a period's range of the `von`
   // index and sorts every entry in it by person (a year of 100,000 entries: about twice the time);
   // when the filter holds more than a quarter of all entries and no person or occasion narrows
@@ -213,74 +300,24 @@ export async function hoursTotals(
       count(*) OVER () AS persons
     FROM helferstunden AS h ${byPeople ? sql`INDEXED BY helferstunden_person_totals` : sql``}
     WHERE ${where} AND h.user_id IS NOT NULL
-    GROUP BY h.user_id ORDER BY stunden DESC, h.user_id LIMIT ${args.limit}`.execute(db);
-  let people = top.map((r) => ({
-    userId: r.userId as string | null,
-    stunden: Number(r.stunden),
-    entries: Number(r.entries),
-  }));
-  let persons = Number(top[0]?.persons ?? 0);
-  if (Number(unassigned.entries) > 0) {
-    const own = people.find((r) => r.userId === selfId);
-    const ownRest = own
-      ? null
-      : await db
+    GROUP BY h.user_id ORDER BY stunden DESC, h.user_id LIMIT ${limit}`.execute(db);
+  const own =
+    Number(unassigned.entries) > 0 && !top.some((r) => r.userId === filter.selfId)
+      ? await db
           .selectFrom('helferstunden as h')
           .where(where)
-          .where('h.user_id', '=', selfId ?? '')
+          .where('h.user_id', '=', filter.selfId ?? '')
           .select([...sums])
-          .executeTakeFirstOrThrow();
-    const row = own ?? {
-      userId: selfId,
-      stunden: Number(ownRest?.stunden ?? 0),
-      entries: Number(ownRest?.entries ?? 0),
-    };
-    if (!own) {
-      if (row.entries === 0) persons += 1;
-      people.push(row);
-    }
-    row.stunden += Number(unassigned.stunden);
-    row.entries += Number(unassigned.entries);
-  }
-  people = people
-    .sort((a, b) => b.stunden - a.stunden || (a.userId ?? '').localeCompare(b.userId ?? ''))
-    .slice(0, args.limit);
-  const ids = people.flatMap((r) => (r.userId === null ? [] : [r.userId]));
-  const names = new Map<string, string>();
-  if (ids.length > 0) {
-    const users = await db
-      .selectFrom('users')
-      .select(['id', sql<string>`nachname || ', ' || vorname`.as('name')])
-      .where('id', 'in', ids)
-      .execute();
-    for (const user of users) names.set(user.id, user.name);
-  }
-  const known = typeNames.map((type, index) => ({
-    typId: type.id as string | null,
-    typ: type.bezeichnung,
-    stunden: Number(all[`s${index}`]),
-    entries: Number(all[`n${index}`]),
-  }));
-  const entries = Number(all.entries);
-  const stunden = Number(all.stunden);
-  const rest = {
-    typId: null,
-    typ: null,
-    stunden: stunden - known.reduce((sum, r) => sum + r.stunden, 0),
-    entries: entries - known.reduce((sum, r) => sum + r.entries, 0),
-  };
-  const byTyp = [...known, rest]
-    .filter((r) => r.entries > 0)
-    .sort((a, b) => b.stunden - a.stunden || (a.typ ?? '').localeCompare(b.typ ?? ''));
+          .executeTakeFirstOrThrow()
+      : undefined;
+  const ownInTop = top.find((r) => r.userId === filter.selfId);
   return {
-    entries,
-    stunden,
-    persons,
-    byUser: people.map((r) => ({
-      ...r,
-      userName: r.userId === null ? null : (names.get(r.userId) ?? null),
-    })),
-    byTyp,
+    ...sumsOf(all),
+    byType,
+    top: top.map((r) => ({ userId: r.userId, ...sumsOf(r) })),
+    persons: Number(top[0]?.persons ?? 0),
+    own: sumsOf(ownInTop ?? own),
+    unassigned: sumsOf(unassigned),
   };
 }
 

@@ -72,8 +72,8 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'courses.trainers': () => listCourseTrainers(db),
     'participations.list': (args) =>
       listParticipations(db, sqlite, { ...args, courseId: known(args.courseId) }),
-    'hours.list': (args) => listHours(db, args, selfId()),
-    'hours.totals': (args) => hoursTotals(db, args, selfId()),
+    'hours.list': (args) => listHours(db, sqlite, args, selfId()),
+    'hours.totals': (args) => hoursTotals(db, sqlite, args, selfId()),
     'hours.settings': () => hoursSettings(db),
     'hours.summary': (args) => hoursSummary(db, args, selfId()),
     'hours.types': (args) => listHourTypes(db, args),
