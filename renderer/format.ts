@@ -17,7 +17,11 @@ export function relativeTime(
   if (Number.isNaN(then)) return iso;
   const raw = Math.round((then - now) / 1000);
   const seconds = options.past ? Math.min(0, raw) : raw;
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const format = cached(
+    relativeFormats,
+    language,
+    () => new Intl.RelativeTimeFormat(language, { numeric: 'auto' }),
+  );
   const abs = Math.abs(seconds);
   if (abs < 45) return format.format(seconds, 'second');
   const minutes = Math.round(seconds / 60);
@@ -34,8 +38,22 @@ export function absoluteTime(iso: string, language: string): string {
   return formatter(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(then);
 }
 
+// A formatter is costly to make (a list of a hundred amounts made one each: milliseconds of a
+// keystroke): one per language and kind, kept.
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const hourFormats = new Map<string, Intl.NumberFormat>();
+function cached<T>(formats: Map<string, T>, key: string, make: () => T): T {
+  let format = formats.get(key);
+  if (format === undefined) {
+    format = make();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 export function formatNumber(value: number, language: string): string {
-  return new Intl.NumberFormat(language).format(value);
+  return cached(numberFormats, language, () => new Intl.NumberFormat(language)).format(value);
 }
 
 /** The current time, re-read every `everyMs` so relative times stay true. */
@@ -54,13 +72,11 @@ export function useNow(everyMs = 15_000): number {
 
 const zoned = new Map<string, Intl.DateTimeFormat>();
 function formatter(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${language}|${JSON.stringify(options)}`;
-  let format = zoned.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, { ...options, timeZone: SERVICE_ZONE });
-    zoned.set(key, format);
-  }
-  return format;
+  return cached(
+    zoned,
+    `${language}|${JSON.stringify(options)}`,
+    () => new Intl.DateTimeFormat(language, { ...options, timeZone: SERVICE_ZONE }),
+  );
 }
 
 /** "Mo., 23. Nov. 2026" / "Mon, Nov 23, 2026": a day heading. `day` is a date-time or YYYY-MM-DD. */
@@ -93,7 +109,11 @@ export function formatTime(value: string, language: string): string {
 
 /** "1,5" / "1.5": hours and other amounts in the language in use. */
 export function formatHours(value: number, language: string): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
+  return cached(
+    hourFormats,
+    language,
+    () => new Intl.NumberFormat(language, { maximumFractionDigits: 2 }),
+  ).format(value);
 }
 
 // Days and times on the service's wall clock (Europe/Berlin): the contract's, one place for both.

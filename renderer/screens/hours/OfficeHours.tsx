@@ -12,13 +12,14 @@ import { DateField } from '../../components/DateTimeFields';
 import { ExportButton } from '../../components/ExportButton';
 import { sendCommand, useQuery, useWindowedQuery } from '../../data';
 import { errorText } from '../../errors';
-import { formatDate, formatHours, formatNumber } from '../../format';
+import { formatDate, formatHours } from '../../format';
 import { dialogOpen, isTyping } from '../../keyboard';
 import { inBrowser } from '../../shortcuts';
 import { HoursDialog } from './HoursDialog';
 import { HoursTabs } from './HoursTabs';
 import { OccasionsDialog } from './OccasionsDialog';
 import { OfficeHoursList } from './OfficeHoursList';
+import { OfficeTotals } from './OfficeTotals';
 import { useHoursUi, type OfficeHoursFilter } from './state';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -141,6 +142,16 @@ export function OfficeHours() {
       .filter(Boolean)
       .join(' · '),
   }));
+  // Stable, so the list (memoised) paints again only when its rows or its filter change.
+  const focusTaken = useCallback(() => setFocusId(null), []);
+  const edit = useCallback(
+    (item: HoursItem) => setDialog({ mode: 'edit', item, office: true }),
+    [setDialog],
+  );
+  const askDelete = useCallback((item: HoursItem) => {
+    setDeleteError(null);
+    setDeleting(item);
+  }, []);
   const fromBad = filter.from !== '' && !DAY.test(filter.from);
   const untilBad = filter.until !== '' && !DAY.test(filter.until);
   const shownTotals = totals.data;
@@ -325,12 +336,9 @@ export function OfficeHours() {
               filterKey={listShown ? key : undefined}
               onRange={onRange}
               focusId={focusId}
-              onFocusTaken={() => setFocusId(null)}
-              onEdit={(item) => setDialog({ mode: 'edit', item, office: true })}
-              onDelete={(item) => {
-                setDeleteError(null);
-                setDeleting(item);
-              }}
+              onFocusTaken={focusTaken}
+              onEdit={edit}
+              onDelete={askDelete}
             />
           )}
           <p className="hint hours-keys" id="office-hours-keys">
@@ -338,90 +346,7 @@ export function OfficeHours() {
           </p>
         </div>
 
-        <aside
-          className="office-hours-totals"
-          aria-label={t('hoursOffice.totals.label')}
-          data-testid="office-hours-totals"
-          data-filter={totalsShown ? key : undefined}
-        >
-          <div
-            className="hours-total"
-            data-testid="office-hours-total"
-            data-stunden={shownTotals?.stunden ?? 0}
-            data-entries={shownTotals?.entries ?? 0}
-          >
-            <span className="hours-total-value">
-              {formatHours(shownTotals?.stunden ?? 0, language)}
-            </span>
-            <span className="hours-total-label">
-              {t('hoursOffice.totals.entries', {
-                count: shownTotals?.entries ?? 0,
-                n: formatNumber(shownTotals?.entries ?? 0, language),
-              })}
-            </span>
-          </div>
-          <section className="office-totals-part" aria-labelledby="office-totals-types">
-            <h2 id="office-totals-types">{t('hoursOffice.totals.byType')}</h2>
-            <ul className="office-totals-list" tabIndex={0} aria-labelledby="office-totals-types">
-              {(shownTotals?.byTyp ?? []).map((row) => (
-                <li
-                  key={row.typId ?? '-'}
-                  data-testid="office-type-total"
-                  data-typ={row.typ ?? ''}
-                  data-stunden={row.stunden}
-                >
-                  <span>{row.typ ?? t('hours.noType')}</span>
-                  <span className="num">
-                    {t('hours.unit', { hours: formatHours(row.stunden, language) })}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </section>
-          <section className="office-totals-part" aria-labelledby="office-totals-people">
-            <h2 id="office-totals-people">
-              {t('hoursOffice.totals.byPerson', {
-                n: formatNumber(shownTotals?.persons ?? 0, language),
-              })}
-            </h2>
-            <ul className="office-totals-list office-totals-people">
-              {(shownTotals?.byUser ?? []).map((row) => (
-                <li
-                  key={row.userId ?? '-'}
-                  data-testid="office-person-total"
-                  data-user-id={row.userId ?? ''}
-                  data-stunden={row.stunden}
-                >
-                  <button
-                    type="button"
-                    className="quiet"
-                    title={t('hoursOffice.totals.onlyPerson')}
-                    disabled={row.userId === null}
-                    onClick={() =>
-                      row.userId &&
-                      setFilter({
-                        userId: row.userId,
-                        userText: row.userName ?? row.userId,
-                      })
-                    }
-                  >
-                    {row.userName ?? t('hoursOffice.unknownPerson')}
-                  </button>
-                  <span className="num">
-                    {t('hours.unit', { hours: formatHours(row.stunden, language) })}
-                  </span>
-                </li>
-              ))}
-            </ul>
-            {shownTotals && shownTotals.persons > shownTotals.byUser.length ? (
-              <p className="hint">
-                {t('hoursOffice.totals.more', {
-                  n: formatNumber(shownTotals.persons - shownTotals.byUser.length, language),
-                })}
-              </p>
-            ) : null}
-          </section>
-        </aside>
+        <OfficeTotals totals={shownTotals} filterKey={totalsShown ? key : undefined} />
       </div>
 
       <HoursDialog
