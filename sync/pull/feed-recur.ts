@@ -166,6 +166,13 @@ function seriesOfText(text: string): Series | null {
   return series;
 }
 
+/** The EXDATEs of a stored series (feed_events.ical), as the expansion reads them; null when unreadable. */
+export function seriesExclusions(text: string): { instants: string[]; days: string[] } | null {
+  const series = seriesOfText(text);
+  if (!series) return null;
+  return { instants: [...series.exInstants].sort(), days: [...series.exDays].sort() };
+}
+
 interface Point {
   key: string;
   ms: number;

@@ -1,0 +1,183 @@
+// A repeating event of the private feed as the .ics export writes it, so that a calendar program
+// expands it as the feed meant: its times in the event's own zone (TZID, with that zone's VTIMEZONE
+// in the file), its EXDATEs in the same zone, and the RECURRENCE-ID of a changed occurrence in the
+// same form as the series' DTSTART. Written in UTC, a weekly 18:00 Europe/Berlin event would move
+// by an hour in the importing program across each DST change.
+//
+// The zone is the one the feed's reader read the series in (feed-time.ts): UTC stays UTC; a TZID
+// the feed defines keeps the feed's VTIMEZONE; Europe/Berlin, a time without a zone and a zone
+// nobody knows are Berlin time, written with the service's VTIMEZONE (BERLIN_VTIMEZONE); an IANA
+// zone the feed names without defining it gets a VTIMEZONE made from this computer's zone data
+// (Intl) for the years of the series. All-day series have no zone (dates).
+import ICAL from 'ical.js';
+import { SERVICE_ZONE } from '../contract/service-time';
+import { seriesExclusions } from '../pull/feed-recur';
+import { dateOf, knownZone, offsetMinutes, tzidOf, zonedWallClock } from '../pull/feed-time';
+import { BERLIN_VTIMEZONE, type CalendarZone } from './ics';
+
+export interface SeriesForm {
+  /** Whether the series repeats by a rule (RRULE) ical.js can read. */
+  ruled: boolean;
+  /** The zone the series' times are written in; null for a series in UTC or all day. */
+  zone: CalendarZone | null;
+  /** EXDATE: instants (ms), and days (YYYY-MM-DD) where the feed excluded dates. */
+  exclude: { instants: number[]; days: string[] };
+}
+
+const BERLIN: CalendarZone = {
+  tzid: SERVICE_ZONE,
+  vtimezone: BERLIN_VTIMEZONE,
+  wallClock: (ms) => zonedWallClock(ms, SERVICE_ZONE),
+};
+
+/**
+ * How to write the series of a stored text (feed_events.ical); null when it cannot be read (the
+ * event is then written in UTC). `years`: the first and last year a VTIMEZONE made here covers.
+ */
+export function seriesForm(text: string, years: [number, number]): SeriesForm | null {
+  let root: ICAL.Component;
+  let event: ICAL.Component | null;
+  let property: ICAL.Property | null;
+  let start: unknown;
+  try {
+    root = new ICAL.Component(ICAL.parse(text) as unknown[]);
+    event = root.getFirstSubcomponent('vevent');
+    property = event?.getFirstProperty('dtstart') ?? null;
+    start = property?.getFirstValue();
+  } catch {
+    return null;
+  }
+  if (!(start instanceof ICAL.Time)) return null;
+  const exclusions = seriesExclusions(text) ?? { instants: [], days: [] };
+  return {
+    ruled: event?.hasProperty('rrule') ?? false,
+    zone: start.isDate ? null : zoneOf(root, property, start, years),
+    exclude: {
+      instants: start.isDate ? [] : exclusions.instants.map((iso) => Date.parse(iso)),
+      days: exclusions.days,
+    },
+  };
+}
+
+const zones = new Map<string, CalendarZone>();
+
+function zoneOf(
+  root: ICAL.Component,
+  property: ICAL.Property | null,
+  start: ICAL.Time,
+  years: [number, number],
+): CalendarZone | null {
+  const tzid = tzidOf(property);
+  if (!tzid) return start.zone === ICAL.Timezone.utcTimezone ? null : BERLIN;
+  if (tzid === SERVICE_ZONE) return BERLIN;
+  const defined = root
+    .getAllSubcomponents('vtimezone')
+    .find((zone) => String(zone.getFirstPropertyValue('tzid')) === tzid);
+  if (defined) return carriedZone(tzid, defined);
+  if (!knownZone(tzid)) return BERLIN;
+  const key = `${tzid}\u0000${years.join('-')}`;
+  let zone = zones.get(key);
+  if (!zone) {
+    zone = {
+      tzid,
+      vtimezone: linesOf(madeVtimezone(tzid, years)),
+      wallClock: (ms) => zonedWallClock(ms, tzid),
+    };
+    if (zones.size > 100) zones.clear();
+    zones.set(key, zone);
+  }
+  return zone;
+}
+
+const linesOf = (component: ICAL.Component): string[] =>
+  component
+    .toString()
+    .replace(/\r?\n[ \t]/g, '')
+    .split(/\r?\n/)
+    .filter(Boolean);
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The feed's own VTIMEZONE; a TZID a parameter cannot hold unquoted (";:,) without those characters. */
+function carriedZone(tzid: string, defined: ICAL.Component): CalendarZone {
+  const component = new ICAL.Component(defined.toJSON() as unknown[]);
+  const name = tzid.replace(/[";:,]/g, ' ').trim() || 'Zone';
+  if (name !== tzid) component.updatePropertyWithValue('tzid', name);
+  const timezone = new ICAL.Timezone(component);
+  return {
+    tzid: name,
+    vtimezone: linesOf(component),
+    wallClock: (ms) => {
+      const time = ICAL.Time.fromJSDate(new Date(ms), true).convertToZone(timezone);
+      return `${dateOf(time)}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
+    },
+  };
+}
+
+const MINUTE_MS = 60_000;
+const WEEK_MS = 7 * 86_400_000;
+
+/**
+ * A VTIMEZONE of an IANA zone for the years given, from Intl's zone data: its offset at the start
+ * of the first year, and every change of it found in between (sampled weekly, then to the minute),
+ * each change an observance's DTSTART or RDATE (DAYLIGHT where the offset grows).
+ */
+function madeVtimezone(tzid: string, [first, last]: [number, number]): ICAL.Component {
+  const from = Date.UTC(first, 0, 1);
+  const until = Date.UTC(last + 1, 0, 1);
+  const offsetAt = (ms: number) => offsetMinutes(ms, tzid);
+  const changes: { at: number; before: number; after: number }[] = [];
+  let before = offsetAt(from);
+  for (let at = from; at < until;) {
+    const next = Math.min(at + WEEK_MS, until);
+    if (offsetAt(next) === before) {
+      at = next;
+      continue;
+    }
+    // The first minute of the new offset lies in (low, high].
+    let low = at;
+    let high = next;
+    while (high - low > MINUTE_MS) {
+      const middle = low + Math.floor((high - low) / 2 / MINUTE_MS) * MINUTE_MS;
+      if (offsetAt(middle) === before) low = middle;
+      else high = middle;
+    }
+    const after = offsetAt(high);
+    changes.push({ at: high, before, after });
+    at = high;
+    before = after;
+  }
+  const zone = new ICAL.Component('vtimezone');
+  zone.addPropertyWithValue('tzid', tzid);
+  const initial = offsetAt(from);
+  const groups = new Map<
+    string,
+    { daylight: boolean; times: ICAL.Time[]; from: number; to: number }
+  >();
+  const local = (ms: number, offset: number) =>
+    ICAL.Time.fromDateTimeString(new Date(ms + offset * MINUTE_MS).toISOString().slice(0, 19));
+  groups.set(`s${initial}`, {
+    daylight: false,
+    times: [local(from, initial)],
+    from: initial,
+    to: initial,
+  });
+  for (const change of changes) {
+    const daylight = change.after > change.before;
+    const key = `${daylight ? 'd' : 's'}${change.before}>${change.after}`;
+    const group = groups.get(key) ?? { daylight, times: [], from: change.before, to: change.after };
+    group.times.push(local(change.at, change.before));
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const observance = new ICAL.Component(group.daylight ? 'daylight' : 'standard');
+    observance.addPropertyWithValue('dtstart', group.times[0]!);
+    const offset = (minutes: number) => ICAL.UtcOffset.fromSeconds(minutes * 60);
+    observance.addPropertyWithValue('tzoffsetfrom', offset(group.from));
+    observance.addPropertyWithValue('tzoffsetto', offset(group.to));
+    // One RDATE a change: ical.js reads only the first value of each.
+    for (const time of group.times.slice(1)) observance.addPropertyWithValue('rdate', time);
+    zone.addSubcomponent(observance);
+  }
+  return zone;
+}
