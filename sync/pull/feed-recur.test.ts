@@ -4,9 +4,13 @@
 // COUNT and UNTIL, an unbounded rule only within the range, a bad RRULE costing nothing else; the
 // .ics export still writes each rule once. Independent of the machine's zone and of today (run
 // also with TZ=America/New_York).
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../../test/support/bundled';
 import { temporaryFiles } from '../../test/support/temp-files';
 import type { QueryResults } from '../contract';
 import { openReplica, type Replica } from '../db/open';
@@ -20,6 +24,7 @@ const temp = temporaryFiles('feed-recur');
 let server: Server;
 let replica: Replica;
 let body = '';
+let feedUrl = '';
 
 beforeAll(async () => {
   server = createServer((_request, response) => {
@@ -29,7 +34,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   replica = openReplica(temp('replica.sqlite'));
-  setFeedUrl(replica, `http://127.0.0.1:${port}/ical/v1/veranstaltungen/private-abc/termine.ics`);
+  feedUrl = `http://127.0.0.1:${port}/ical/v1/veranstaltungen/private-abc/termine.ics`;
+  setFeedUrl(replica, feedUrl);
 });
 afterAll(async () => {
   server?.closeAllConnections();
@@ -454,6 +460,65 @@ describe('repeating events of the private feed', () => {
       ]),
     );
     expect(lines.filter((line) => line === 'TZID:Eastern')).toHaveLength(1);
+  });
+});
+
+/** Nightly at 02:30 Berlin time on 14 March 2027: a time New York's clock skips that night. */
+const NIGHT = event(
+  'UID:nacht@test',
+  'DTSTART;TZID=Europe/Berlin:20270314T023000',
+  'DTEND;TZID=Europe/Berlin:20270314T033000',
+  'RRULE:FREQ=DAILY;COUNT=2',
+  'SUMMARY:Nachtübung',
+);
+
+describe('the .ics of repeating events on a computer in another zone', () => {
+  it('is the same file in every zone; a time the computer’s own clock skips stays right', async () => {
+    const file = temp('zones.sqlite');
+    const own = openReplica(file);
+    setFeedUrl(own, feedUrl);
+    body = calendar(WEEKLY, UNTIL, COUNT, NIGHT);
+    expect(await refreshFeed(own)).toMatchObject({ ok: true, events: 5 });
+    await own.close();
+    const run = promisify(execFile);
+    const texts: string[] = [];
+    for (const zone of ['UTC', 'America/New_York', 'Europe/Berlin']) {
+      const out = temp('events.ics');
+      await run(
+        process.execPath,
+        [CLI, 'export', '--db', file, '--format', 'ics', '--what', 'events', '--out', out],
+        { env: { ...process.env, TZ: zone } },
+      );
+      texts.push(readFileSync(out, 'utf8'));
+    }
+    const night = /BEGIN:VEVENT\r\nUID:nacht@test\r\n[\s\S]*?END:VEVENT\r\n/;
+    const rest = texts.map((text) => text.replace(/^DTSTAMP:.*\r\n/gm, '').replace(night, ''));
+    expect(rest[1]).toBe(rest[0]);
+    expect(rest[2]).toBe(rest[0]);
+    for (const text of texts) {
+      const occurrences = expandedByIcal(text, Date.parse('2027-04-01T00:00:00Z'));
+      expect(
+        occurrences
+          .get('dienstabend@test')!
+          .slice(0, 4)
+          .map(([start]) => start),
+      ).toEqual(
+        [
+          '2026-10-13T16:00:00Z',
+          '2026-10-20T16:00:00Z',
+          '2026-10-27T17:00:00Z',
+          '2026-11-03T17:00:00Z',
+        ].map((iso) => Date.parse(iso)),
+      );
+      // 02:30–03:30 Berlin time (CET) both nights, in every zone.
+      expect(occurrences.get('nacht@test')!.map(([start, end]) => [start, end])).toEqual([
+        [Date.parse('2027-03-14T01:30:00Z'), Date.parse('2027-03-14T02:30:00Z')],
+        [Date.parse('2027-03-15T01:30:00Z'), Date.parse('2027-03-15T02:30:00Z')],
+      ]);
+    }
+    // ical-generator would read 02:30 on New York's clock as 03:30: there that series is in UTC.
+    expect(night.exec(texts[0]!)![0]).toContain('DTSTART;TZID=Europe/Berlin:20270314T023000');
+    expect(night.exec(texts[1]!)![0]).toContain('DTSTART:20270314T013000Z');
   });
 });
 
