@@ -11,17 +11,18 @@
 // (Intl) for the years of the series. All-day series have no zone (dates).
 import ICAL from 'ical.js';
 import { SERVICE_ZONE } from '../contract/service-time';
-import { seriesExclusions } from '../pull/feed-recur';
+import { seriesDates, type SeriesDates } from '../pull/feed-recur';
 import { dateOf, knownZone, offsetMinutes, tzidOf, zonedWallClock } from '../pull/feed-time';
-import { BERLIN_VTIMEZONE, type CalendarZone } from './ics';
+import { BERLIN_VTIMEZONE, type CalendarZone, type EntryDates } from './ics';
 
 export interface SeriesForm {
   /** Whether the series repeats by a rule (RRULE) ical.js can read. */
   ruled: boolean;
   /** The zone the series' times are written in; null for a series in UTC or all day. */
   zone: CalendarZone | null;
-  /** EXDATE: instants (ms), and days (YYYY-MM-DD) where the feed excluded dates. */
-  exclude: { instants: number[]; days: string[] };
+  /** EXDATE and RDATE: instants, and days where the feed gave dates. */
+  exclude: EntryDates;
+  add: EntryDates;
 }
 
 const BERLIN: CalendarZone = {
@@ -48,14 +49,17 @@ export function seriesForm(text: string, years: [number, number]): SeriesForm | 
     return null;
   }
   if (!(start instanceof ICAL.Time)) return null;
-  const exclusions = seriesExclusions(text) ?? { instants: [], days: [] };
+  const dates = seriesDates(text);
+  const none: SeriesDates = { instants: [], days: [] };
+  const entryDates = ({ instants, days }: SeriesDates): EntryDates => ({
+    instants: start.isDate ? [] : instants.map((iso) => Date.parse(iso)),
+    days,
+  });
   return {
     ruled: event?.hasProperty('rrule') ?? false,
     zone: start.isDate ? null : zoneOf(root, property, start, years),
-    exclude: {
-      instants: start.isDate ? [] : exclusions.instants.map((iso) => Date.parse(iso)),
-      days: exclusions.days,
-    },
+    exclude: entryDates(dates?.exclude ?? none),
+    add: entryDates(dates?.add ?? none),
   };
 }
 

@@ -208,7 +208,7 @@ function feedEntry(
   // A series with a rule, and its changed occurrences, in the series' own zone with its EXDATEs.
   const form = event.seriesIcal ? seriesForm(event.seriesIcal, years) : null;
   const series = form?.ruled && (event.rrule !== null || event.recurrenceId !== '') ? form : null;
-  const exclude = series && event.rrule !== null ? series.exclude : null;
+  const own = series && event.rrule !== null ? series : null;
   return {
     uid: event.uid,
     sequence: 0,
@@ -222,7 +222,8 @@ function feedEntry(
     status: FEED_STATUS.has(status) ? (status as CalendarEntry['status']) : null,
     recurrenceId: recurrence !== null && Number.isFinite(recurrence) ? recurrence : null,
     rrule: event.rrule,
-    exclude,
+    exclude: own?.exclude ?? null,
+    add: own?.add ?? null,
     zone: series?.zone ?? null,
     minimum: event.sequence,
     // The occurrence is part of the key: one UID may stand for a series and its changed days.
@@ -237,7 +238,7 @@ function feedEntry(
       event.end,
       event.allDay,
       event.rrule,
-      ...(series ? [series.zone?.tzid ?? null, exclude?.instants ?? [], exclude?.days ?? []] : []),
+      ...(series ? [series.zone?.tzid ?? null, own?.exclude ?? null, own?.add ?? null] : []),
     ]),
   };
 }

@@ -34,14 +34,21 @@ export interface CalendarEntry {
   recurrenceId?: number | null;
   /** An RRULE's value (FREQ=...), as the private feed gave it. */
   rrule?: string | null;
-  /** Days taken out of the series (EXDATE): instants, or dates (YYYY-MM-DD). */
-  exclude?: { instants: readonly number[]; days: readonly string[] } | null;
+  /** Occurrences taken out of the series (EXDATE) and added to it (RDATE). */
+  exclude?: EntryDates | null;
+  add?: EntryDates | null;
   /**
    * The zone the entry's times are written in (TZID) instead of UTC, with its VTIMEZONE in the
    * file: a repeating feed event's own, which the importing program's expansion needs (each
    * occurrence at the same wall-clock time across DST changes), and so its changed occurrences'.
    */
   zone?: CalendarZone | null;
+}
+
+/** Instants, and dates (YYYY-MM-DD) where the feed gave dates. */
+export interface EntryDates {
+  instants: readonly number[];
+  days: readonly string[];
 }
 
 /** A zone of an entry's times: its TZID, its VTIMEZONE and an instant's wall-clock time in it. */
@@ -137,7 +144,7 @@ function eventData(entry: CalendarEntry, stamp: Date): ICalEventData {
   if (entry.transparent) data.transparency = ICalEventTransparency.TRANSPARENT;
   if (entry.recurrenceId !== null && entry.recurrenceId !== undefined)
     data.recurrenceId = time(entry.recurrenceId);
-  if (entry.rrule) data.repeating = recurrence(entry.rrule, entry.exclude, zone);
+  if (entry.rrule) data.repeating = recurrence(entry, entry.rrule, zone);
   return data;
 }
 
@@ -171,20 +178,29 @@ function writableHere(entry: CalendarEntry, zone: CalendarZone): boolean {
 }
 
 /**
- * RRULE as given and EXDATE in the zone of DTSTART (dates as dates), in the lines ical-generator
- * takes for a rule set (the text form of rrule's RRuleSet); ical.js writes each EXDATE.
+ * RRULE as given, EXDATE and RDATE in the zone of DTSTART (dates as dates), in the lines
+ * ical-generator takes for a rule set (the text form of rrule's RRuleSet); ical.js writes the
+ * EXDATE and RDATE lines.
  */
-function recurrence(
-  rrule: string,
-  exclude: CalendarEntry['exclude'],
+function recurrence(entry: CalendarEntry, rrule: string, zone: CalendarZone | null): string {
+  return [
+    `RRULE:${rrule}`,
+    ...dateLines('exdate', entry.exclude, zone),
+    ...dateLines('rdate', entry.add, zone),
+  ].join('\n');
+}
+
+function dateLines(
+  name: 'exdate' | 'rdate',
+  dates: EntryDates | null | undefined,
   zone: CalendarZone | null,
-): string {
-  const lines = [`RRULE:${rrule}`];
-  if (exclude?.instants.length) {
-    const property = new ICAL.Property('exdate');
+): string[] {
+  const lines: string[] = [];
+  if (dates?.instants.length) {
+    const property = new ICAL.Property(name);
     if (zone) property.setParameter('tzid', zone.tzid);
     property.setValues(
-      exclude.instants.map((ms) =>
+      dates.instants.map((ms) =>
         zone
           ? ICAL.Time.fromDateTimeString(zone.wallClock(ms))
           : ICAL.Time.fromJSDate(new Date(ms), true),
@@ -192,13 +208,13 @@ function recurrence(
     );
     lines.push(property.toICALString());
   }
-  if (exclude?.days.length) {
-    const property = new ICAL.Property('exdate');
+  if (dates?.days.length) {
+    const property = new ICAL.Property(name);
     property.resetType('date');
-    property.setValues(exclude.days.map((day) => ICAL.Time.fromDateString(day)));
+    property.setValues(dates.days.map((day) => ICAL.Time.fromDateString(day)));
     lines.push(property.toICALString());
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /**

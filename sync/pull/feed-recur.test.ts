@@ -404,6 +404,7 @@ describe('repeating events of the private feed', () => {
         'DTEND:20261020T190000',
         'RRULE:FREQ=WEEKLY;COUNT=2',
         'EXDATE:20261027T180000',
+        'RDATE:20261024T090000',
         'SUMMARY:Ohne Zone',
       ),
       event(
@@ -437,9 +438,10 @@ describe('repeating events of the private feed', () => {
       ['2026-10-22T14:00:00.000Z', '2026-10-22T15:00:00.000Z', 'Ostküste'],
       ['2026-11-05T15:00:00.000Z', '2026-11-05T16:00:00.000Z', 'Ostküste'],
     ]);
-    // No zone: Berlin time, as the app shows it; its EXDATE too.
+    // No zone: Berlin time, as the app shows it; its EXDATE and RDATE too.
     expect(iso(occurrences.get('ohne-zone@test'))).toEqual([
       ['2026-10-20T16:00:00.000Z', '2026-10-20T17:00:00.000Z', 'Ohne Zone'],
+      ['2026-10-24T07:00:00.000Z', '2026-10-24T08:00:00.000Z', 'Ohne Zone'],
     ]);
     // All day: dates, the 16th left out, the 17th moved to the 20th.
     expect(iso(occurrences.get('tage@test'))).toEqual([
@@ -454,6 +456,7 @@ describe('repeating events of the private feed', () => {
         'EXDATE;TZID=Eastern:20261029T100000',
         'DTSTART;TZID=Europe/Berlin:20261020T180000',
         'EXDATE;TZID=Europe/Berlin:20261027T180000',
+        'RDATE;TZID=Europe/Berlin:20261024T090000',
         'DTSTART;VALUE=DATE:20261015',
         'EXDATE;VALUE=DATE:20261016',
         'RECURRENCE-ID;VALUE=DATE:20261017',
