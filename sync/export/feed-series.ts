@@ -124,7 +124,9 @@ const WEEK_MS = 7 * 86_400_000;
 /**
  * A VTIMEZONE of an IANA zone for the years given, from Intl's zone data: its offset at the start
  * of the first year, and every change of it found in between (sampled weekly, then to the minute),
- * each change an observance's DTSTART or RDATE (DAYLIGHT where the offset grows).
+ * each change an observance's DTSTART or RDATE (DAYLIGHT where the offset grows); the changes
+ * of the last years that keep a yearly rule (the last Sunday of October at 03:00) as that rule,
+ * which goes on after the years given as the zone's data would.
  */
 function madeVtimezone(tzid: string, [first, last]: [number, number]): ICAL.Component {
   const from = Date.UTC(first, 0, 1);
@@ -153,35 +155,83 @@ function madeVtimezone(tzid: string, [first, last]: [number, number]): ICAL.Comp
   }
   const zone = new ICAL.Component('vtimezone');
   zone.addPropertyWithValue('tzid', tzid);
+  const observance = (
+    [daylight, offsetFrom, offsetTo]: [boolean, number, number],
+    walls: Date[],
+    rule: ICAL.Recur | null,
+  ) => {
+    const times = walls.map((wall) =>
+      ICAL.Time.fromDateTimeString(wall.toISOString().slice(0, 19)),
+    );
+    const component = new ICAL.Component(daylight ? 'daylight' : 'standard');
+    component.addPropertyWithValue('dtstart', times[0]!);
+    const offset = (minutes: number) => ICAL.UtcOffset.fromSeconds(minutes * 60);
+    component.addPropertyWithValue('tzoffsetfrom', offset(offsetFrom));
+    component.addPropertyWithValue('tzoffsetto', offset(offsetTo));
+    if (rule) component.addPropertyWithValue('rrule', rule);
+    // One RDATE a change: ical.js reads only the first value of each.
+    for (const time of times.slice(1)) component.addPropertyWithValue('rdate', time);
+    zone.addSubcomponent(component);
+  };
   const initial = offsetAt(from);
-  const groups = new Map<
-    string,
-    { daylight: boolean; times: ICAL.Time[]; from: number; to: number }
-  >();
-  const local = (ms: number, offset: number) =>
-    ICAL.Time.fromDateTimeString(new Date(ms + offset * MINUTE_MS).toISOString().slice(0, 19));
-  groups.set(`s${initial}`, {
-    daylight: false,
-    times: [local(from, initial)],
-    from: initial,
-    to: initial,
-  });
+  observance([false, initial, initial], [new Date(from + initial * MINUTE_MS)], null);
+  const groups = new Map<string, typeof changes>();
   for (const change of changes) {
-    const daylight = change.after > change.before;
-    const key = `${daylight ? 'd' : 's'}${change.before}>${change.after}`;
-    const group = groups.get(key) ?? { daylight, times: [], from: change.before, to: change.after };
-    group.times.push(local(change.at, change.before));
-    groups.set(key, group);
+    const key = `${change.before}>${change.after}`;
+    groups.set(key, [...(groups.get(key) ?? []), change]);
   }
   for (const group of groups.values()) {
-    const observance = new ICAL.Component(group.daylight ? 'daylight' : 'standard');
-    observance.addPropertyWithValue('dtstart', group.times[0]!);
-    const offset = (minutes: number) => ICAL.UtcOffset.fromSeconds(minutes * 60);
-    observance.addPropertyWithValue('tzoffsetfrom', offset(group.from));
-    observance.addPropertyWithValue('tzoffsetto', offset(group.to));
-    // One RDATE a change: ical.js reads only the first value of each.
-    for (const time of group.times.slice(1)) observance.addPropertyWithValue('rdate', time);
-    zone.addSubcomponent(observance);
+    const { before, after } = group[0]!;
+    const kind: [boolean, number, number] = [after > before, before, after];
+    // Each change as the wall-clock time it happens at (in the offset before it), as UTC fields.
+    const walls = group.map((change) => new Date(change.at + before * MINUTE_MS));
+    const ruled = yearlyRule(walls, last);
+    const cut = ruled ? ruled.from : walls.length;
+    if (cut > 0) observance(kind, walls.slice(0, cut), null);
+    if (ruled) observance(kind, [walls[cut]!], ruled.rule);
   }
   return zone;
+}
+
+const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/** The BYDAY values that name the day of a wall-clock time (as UTC fields) in its month. */
+function daysOfMonth(wall: Date): string[] {
+  const day = wall.getUTCDate();
+  const weekday = WEEKDAYS[wall.getUTCDay()]!;
+  const length = new Date(Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth() + 1, 0)).getUTCDate();
+  const days: string[] = [];
+  if (day <= 28) days.push(`${Math.ceil(day / 7)}${weekday}`);
+  if (day + 7 > length) days.push(`-1${weekday}`);
+  return days;
+}
+
+/**
+ * The yearly rule that the changes of one kind (by time) keep from some change to the last year,
+ * each year one, in the same month at the same time on the same n-th (or last) weekday, three
+ * years at least: the first change it covers and the rule; null where there is none.
+ */
+function yearlyRule(walls: Date[], lastYear: number): { from: number; rule: ICAL.Recur } | null {
+  const end = walls.length - 1;
+  const final = walls[end];
+  if (!final || final.getUTCFullYear() !== lastYear) return null;
+  const timeOf = (wall: Date) => `${wall.getUTCMonth()} ${wall.toISOString().slice(11, 19)}`;
+  let days = daysOfMonth(final);
+  let from = end;
+  while (from > 0) {
+    const previous = walls[from - 1]!;
+    if (previous.getUTCFullYear() !== walls[from]!.getUTCFullYear() - 1) break;
+    if (timeOf(previous) !== timeOf(final)) break;
+    const common = days.filter((day) => daysOfMonth(previous).includes(day));
+    if (!common.length) break;
+    days = common;
+    from -= 1;
+  }
+  if (end - from < 2) return null;
+  const rule = ICAL.Recur.fromData({
+    freq: 'YEARLY',
+    bymonth: [final.getUTCMonth() + 1],
+    byday: [days[days.length - 1]!],
+  });
+  return { from, rule };
 }

@@ -345,6 +345,15 @@ describe('repeating events of the private feed', () => {
       '28.10.26, 07:00',
       '04.11.26, 07:00',
     ]);
+    // Its VTIMEZONE, made from the computer's zone data, goes on by the zone's rule for decades.
+    const viennaZone = new ICAL.Timezone(
+      new ICAL.Component(ICAL.parse(text) as unknown[])
+        .getAllSubcomponents('vtimezone')
+        .find((zone) => zone.getFirstPropertyValue('tzid') === 'Europe/Vienna')!,
+    );
+    const hourIn = (iso: string) =>
+      ICAL.Time.fromJSDate(new Date(iso), true).convertToZone(viennaZone).hour;
+    expect(['2070-01-15T12:00:00Z', '2070-07-15T12:00:00Z'].map(hourIn)).toEqual([13, 14]);
     // All-day stays dates; a single event stays a UTC instant.
     expect(
       occurrences.get('lehrgang@test')!.map(([start]) => new Date(start).toISOString()),
