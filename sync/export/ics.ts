@@ -5,9 +5,9 @@
 // exception: its times are wall-clock times in its own zone (DTSTART;TZID=..., that zone's
 // VTIMEZONE in the file, see feed-series.ts), so the importing program's expansion keeps them
 // across DST changes; they are given to ical-generator as strings, which come back out unchanged
-// in any machine's zone. All-day events are dates. Lines are folded at 75 octets once over the
-// whole text: ical-generator's own folding measures every character through a TextEncoder and took
-// 2.6 s for 10,000 entries.
+// in any machine's zone but for a time that machine's own clock skips (see writableHere). All-day
+// events are dates. Lines are folded at 75 octets once over the whole text: ical-generator's own
+// folding measures every character through a TextEncoder and took 2.6 s for 10,000 entries.
 import ical, {
   ICalCalendarMethod,
   ICalEventStatus,
