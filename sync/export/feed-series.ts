@@ -1,7 +1,7 @@
 // A repeating event of the private feed as the .ics export writes it, so that a calendar program
 // expands it as the feed meant: its times in the event's own zone (TZID, with that zone's VTIMEZONE
-// in the file), its EXDATEs in the same zone, and the RECURRENCE-ID of a changed occurrence in the
-// same form as the series' DTSTART. Written in UTC, a weekly 18:00 Europe/Berlin event would move
+// in the file), its RRULE as given (an UNTIL without zone in UTC), its EXDATEs and RDATEs in the
+// same zone, and the RECURRENCE-ID of a changed occurrence in the same form as the series' DTSTART. Written in UTC, a weekly 18:00 Europe/Berlin event would move
 // by an hour in the importing program across each DST change.
 //
 // The zone is the one the feed's reader read the series in (feed-time.ts): UTC stays UTC; a TZID
@@ -11,13 +11,23 @@
 // (Intl) for the years of the series. All-day series have no zone (dates).
 import ICAL from 'ical.js';
 import { SERVICE_ZONE } from '../contract/service-time';
-import { seriesDates, type SeriesDates } from '../pull/feed-recur';
-import { dateOf, knownZone, offsetMinutes, tzidOf, zonedWallClock } from '../pull/feed-time';
+import { readableRule, seriesDates, type SeriesDates } from '../pull/feed-recur';
+import {
+  dateOf,
+  instantMs,
+  knownZone,
+  offsetMinutes,
+  tzidOf,
+  zonedWallClock,
+} from '../pull/feed-time';
 import { BERLIN_VTIMEZONE, type CalendarZone, type EntryDates } from './ics';
 
 export interface SeriesForm {
-  /** Whether the series repeats by a rule (RRULE) ical.js can read. */
-  ruled: boolean;
+  /**
+   * Its RRULE's value as the feed gave it (null: none ical.js can read), but for an UNTIL without
+   * zone where the series is written in one: RFC 5545 wants UTC there, so the instant the app reads.
+   */
+  rrule: string | null;
   /** The zone the series' times are written in; null for a series in UTC or all day. */
   zone: CalendarZone | null;
   /** EXDATE and RDATE: instants, and days where the feed gave dates. */
@@ -55,12 +65,31 @@ export function seriesForm(text: string, years: [number, number]): SeriesForm | 
     instants: start.isDate ? [] : instants.map((iso) => Date.parse(iso)),
     days,
   });
+  const zone = start.isDate ? null : zoneOf(root, property, start, years);
   return {
-    ruled: event?.hasProperty('rrule') ?? false,
-    zone: start.isDate ? null : zoneOf(root, property, start, years),
+    rrule: event ? ruleOf(event, tzidOf(property), zone !== null) : null,
+    zone,
     exclude: entryDates(dates?.exclude ?? none),
     add: entryDates(dates?.add ?? none),
   };
+}
+
+function ruleOf(event: ICAL.Component, tzid: string | null, zoned: boolean): string | null {
+  let rule: unknown;
+  try {
+    rule = event.getFirstPropertyValue('rrule');
+  } catch {
+    return null;
+  }
+  if (!readableRule(rule)) return null;
+  const until = rule.until;
+  if (!zoned || !until || until.isDate || until.zone === ICAL.Timezone.utcTimezone)
+    return rule.toString();
+  const ms = instantMs(until, tzid);
+  if (!Number.isFinite(ms)) return rule.toString();
+  const utc = rule.clone();
+  utc.until = ICAL.Time.fromJSDate(new Date(ms), true);
+  return utc.toString();
 }
 
 const zones = new Map<string, CalendarZone>();

@@ -207,7 +207,7 @@ function feedEntry(
   const status = event.status?.toUpperCase() ?? '';
   // A series with a rule, and its changed occurrences, in the series' own zone with its EXDATEs.
   const form = event.seriesIcal ? seriesForm(event.seriesIcal, years) : null;
-  const series = form?.ruled && (event.rrule !== null || event.recurrenceId !== '') ? form : null;
+  const series = form?.rrule && (event.rrule !== null || event.recurrenceId !== '') ? form : null;
   const own = series && event.rrule !== null ? series : null;
   return {
     uid: event.uid,
@@ -221,7 +221,7 @@ function feedEntry(
     categories: event.categories ? event.categories.split(', ').filter(Boolean) : [],
     status: FEED_STATUS.has(status) ? (status as CalendarEntry['status']) : null,
     recurrenceId: recurrence !== null && Number.isFinite(recurrence) ? recurrence : null,
-    rrule: event.rrule,
+    rrule: own?.rrule ?? event.rrule,
     exclude: own?.exclude ?? null,
     add: own?.add ?? null,
     zone: series?.zone ?? null,

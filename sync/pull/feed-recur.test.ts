@@ -411,7 +411,7 @@ describe('repeating events of the private feed', () => {
         'UID:ohne-zone@test',
         'DTSTART:20261020T180000',
         'DTEND:20261020T190000',
-        'RRULE:FREQ=WEEKLY;COUNT=2',
+        'RRULE:FREQ=WEEKLY;UNTIL=20261027T180000',
         'EXDATE:20261027T180000',
         'RDATE:20261024T090000',
         'SUMMARY:Ohne Zone',
@@ -466,6 +466,8 @@ describe('repeating events of the private feed', () => {
         'DTSTART;TZID=Europe/Berlin:20261020T180000',
         'EXDATE;TZID=Europe/Berlin:20261027T180000',
         'RDATE;TZID=Europe/Berlin:20261024T090000',
+        // UTC, as RFC 5545 wants it beside a DTSTART with TZID.
+        'RRULE:FREQ=WEEKLY;UNTIL=20261027T170000Z',
         'DTSTART;VALUE=DATE:20261015',
         'EXDATE;VALUE=DATE:20261016',
         'RECURRENCE-ID;VALUE=DATE:20261017',
