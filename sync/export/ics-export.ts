@@ -3,6 +3,7 @@
 // uids.ts), so a calendar program takes a new export as an update.
 import type { Replica } from '../db/open';
 import { HOUR_MS } from '../contract/service-time';
+import { seriesForm } from './feed-series';
 import { renderCalendar, type CalendarEntry } from './ics';
 import {
   courseInfo,
@@ -60,7 +61,14 @@ export async function exportCalendar(
   if (request.what === 'events' || request.what === 'all') {
     const events = await readFeedEvents(replica.db, request);
     if (!events.length) note = feedNote(replica);
-    for (const event of events) entries.push(feedEntry(event));
+    // A VTIMEZONE made from Intl's zone data (feed-series.ts) covers from the first event's year
+    // (a year early) to 30 years from now.
+    const first = events.reduce(
+      (year, e) => Math.min(year, new Date(e.start).getUTCFullYear()),
+      now.getUTCFullYear(),
+    );
+    const years: [number, number] = [first - 1, now.getUTCFullYear() + 30];
+    for (const event of events) entries.push(feedEntry(event, years));
   }
   if (request.what === 'all') entries.sort((a, b) => a.start - b.start);
   const sequences = assignSequences(sqlite, entries, now.toISOString());
@@ -187,13 +195,20 @@ function hourEntry(
 
 const FEED_STATUS = new Set(['CONFIRMED', 'TENTATIVE', 'CANCELLED']);
 
-function feedEntry(event: FeedEventRecord): CalendarEntry & { digest: string; minimum: number } {
+function feedEntry(
+  event: FeedEventRecord,
+  years: [number, number],
+): CalendarEntry & { digest: string; minimum: number } {
   const recurrence = event.recurrenceId
     ? /^\d{4}-\d{2}-\d{2}$/.test(event.recurrenceId)
       ? Date.parse(`${event.recurrenceId}T00:00:00Z`)
       : Date.parse(event.recurrenceId)
     : null;
   const status = event.status?.toUpperCase() ?? '';
+  // A series with a rule, and its changed occurrences, in the series' own zone with its EXDATEs.
+  const form = event.seriesIcal ? seriesForm(event.seriesIcal, years) : null;
+  const series = form?.rrule && (event.rrule !== null || event.recurrenceId !== '') ? form : null;
+  const own = series && event.rrule !== null ? series : null;
   return {
     uid: event.uid,
     sequence: 0,
@@ -206,7 +221,10 @@ function feedEntry(event: FeedEventRecord): CalendarEntry & { digest: string; mi
     categories: event.categories ? event.categories.split(', ').filter(Boolean) : [],
     status: FEED_STATUS.has(status) ? (status as CalendarEntry['status']) : null,
     recurrenceId: recurrence !== null && Number.isFinite(recurrence) ? recurrence : null,
-    rrule: event.rrule,
+    rrule: own?.rrule ?? event.rrule,
+    exclude: own?.exclude ?? null,
+    add: own?.add ?? null,
+    zone: series?.zone ?? null,
     minimum: event.sequence,
     // The occurrence is part of the key: one UID may stand for a series and its changed days.
     digest: contentDigest([
@@ -220,6 +238,7 @@ function feedEntry(event: FeedEventRecord): CalendarEntry & { digest: string; mi
       event.end,
       event.allDay,
       event.rrule,
+      ...(series ? [series.zone?.tzid ?? null, own?.exclude ?? null, own?.add ?? null] : []),
     ]),
   };
 }

@@ -394,6 +394,11 @@ export interface FeedEventRecord {
   endDay: string | null;
   rrule: string | null;
   sequence: number;
+  /**
+   * The series' stored text (feed_events.ical): a repeating event's own, and for a changed
+   * occurrence its series' (whose zone its RECURRENCE-ID is written in); null for a single event.
+   */
+  seriesIcal: string | null;
 }
 
 /** The private feed's events as the last readable fetch left them, by start. */
@@ -405,7 +410,21 @@ export async function readFeedEvents(
   if (range.from) query = query.where('start_day', '>=', range.from);
   if (range.until) query = query.where('start_day', '<=', range.until);
   const rows = await query.orderBy('start_day').orderBy('starts_at').orderBy('uid').execute();
+  // The series of each changed occurrence, also where it began before the range.
+  const changed = [...new Set(rows.filter((r) => r.recurrence_id !== '').map((r) => r.uid))];
+  const series = new Map(
+    (changed.length
+      ? await db
+          .selectFrom('feed_events')
+          .select(['uid', 'ical'])
+          .where('recurrence_id', '=', '')
+          .where('uid', 'in', changed)
+          .execute()
+      : []
+    ).map((row) => [row.uid, row]),
+  );
   return rows.map((row) => {
+    const own = row.recurrence_id === '' ? row : series.get(row.uid);
     const allDay = row.all_day === 1;
     const start = allDay ? Date.parse(`${row.starts_at}T00:00:00Z`) : Date.parse(row.starts_at);
     const end = row.ends_at
@@ -428,6 +447,7 @@ export async function readFeedEvents(
       endDay: allDay ? row.ends_at : null,
       rrule: row.rrule,
       sequence: row.sequence,
+      seriesIcal: own?.ical ?? null,
     };
   });
 }

@@ -4,9 +4,13 @@
 // COUNT and UNTIL, an unbounded rule only within the range, a bad RRULE costing nothing else; the
 // .ics export still writes each rule once. Independent of the machine's zone and of today (run
 // also with TZ=America/New_York).
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../../test/support/bundled';
 import { temporaryFiles } from '../../test/support/temp-files';
 import type { QueryResults } from '../contract';
 import { openReplica, type Replica } from '../db/open';
@@ -20,6 +24,7 @@ const temp = temporaryFiles('feed-recur');
 let server: Server;
 let replica: Replica;
 let body = '';
+let feedUrl = '';
 
 beforeAll(async () => {
   server = createServer((_request, response) => {
@@ -29,7 +34,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   replica = openReplica(temp('replica.sqlite'));
-  setFeedUrl(replica, `http://127.0.0.1:${port}/ical/v1/veranstaltungen/private-abc/termine.ics`);
+  feedUrl = `http://127.0.0.1:${port}/ical/v1/veranstaltungen/private-abc/termine.ics`;
+  setFeedUrl(replica, feedUrl);
 });
 afterAll(async () => {
   server?.closeAllConnections();
@@ -300,4 +306,269 @@ describe('repeating events of the private feed', () => {
     );
     expect(rules).toHaveLength(6);
   });
+
+  it('is exported so that a calendar program expands it as the feed meant: own zone, EXDATE, override', async () => {
+    await serve(calendar(WEEKLY, UNTIL, COUNT, SINGLE));
+    const result = await exportData(replica, { format: 'ics', what: 'events' });
+    const text = new TextDecoder().decode(result.bytes);
+    // Read back by ical.js alone, up to the end of November.
+    const occurrences = expandedByIcal(text, Date.parse('2026-12-01T00:00:00Z'));
+    const berlin = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin',
+      dateStyle: 'short',
+      timeStyle: 'short',
+    });
+    // 18:00–20:00 Berlin time on both sides of 25 October; 10 November left out (EXDATE); 17
+    // November moved to the 18th, 19:00–21:00 (its own VEVENT).
+    expect(
+      occurrences
+        .get('dienstabend@test')!
+        .map(([start, end, summary]) => `${berlin.format(start)}–${berlin.format(end)} ${summary}`),
+    ).toEqual([
+      '13.10.26, 18:00–13.10.26, 20:00 Dienstabend',
+      '20.10.26, 18:00–20.10.26, 20:00 Dienstabend',
+      '27.10.26, 18:00–27.10.26, 20:00 Dienstabend',
+      '03.11.26, 18:00–03.11.26, 20:00 Dienstabend',
+      '18.11.26, 19:00–18.11.26, 21:00 Dienstabend (verlegt)',
+      '24.11.26, 18:00–24.11.26, 20:00 Dienstabend',
+    ]);
+    // A zone the feed names without defining it: 07:00 Vienna time across the change too, until
+    // the instant of 4 November's.
+    const vienna = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Vienna',
+      dateStyle: 'short',
+      timeStyle: 'short',
+    });
+    expect(occurrences.get('vienna@test')!.map(([start]) => vienna.format(start))).toEqual([
+      '14.10.26, 07:00',
+      '21.10.26, 07:00',
+      '28.10.26, 07:00',
+      '04.11.26, 07:00',
+    ]);
+    // Its VTIMEZONE, made from the computer's zone data, goes on by the zone's rule for decades.
+    const viennaZone = new ICAL.Timezone(
+      new ICAL.Component(ICAL.parse(text) as unknown[])
+        .getAllSubcomponents('vtimezone')
+        .find((zone) => zone.getFirstPropertyValue('tzid') === 'Europe/Vienna')!,
+    );
+    const hourIn = (iso: string) =>
+      ICAL.Time.fromJSDate(new Date(iso), true).convertToZone(viennaZone).hour;
+    expect(['2070-01-15T12:00:00Z', '2070-07-15T12:00:00Z'].map(hourIn)).toEqual([13, 14]);
+    // All-day stays dates; a single event stays a UTC instant.
+    expect(
+      occurrences.get('lehrgang@test')!.map(([start]) => new Date(start).toISOString()),
+    ).toEqual(['2026-10-15T00:00:00.000Z', '2026-10-16T00:00:00.000Z', '2026-10-17T00:00:00.000Z']);
+    expect(occurrences.get('einmal@test')).toEqual([
+      [Date.parse('2026-10-19T09:00:00Z'), Date.parse('2026-10-19T10:00:00Z'), 'Einmalig'],
+    ]);
+    // As written: the series and its RECURRENCE-ID in the zone, with the service's VTIMEZONE once.
+    const lines = text.replace(/\r\n[ \t]/g, '').split('\r\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'DTSTART;TZID=Europe/Berlin:20261013T180000',
+        'EXDATE;TZID=Europe/Berlin:20261110T180000',
+        'RECURRENCE-ID;TZID=Europe/Berlin:20261117T180000',
+        'DTSTART;TZID=Europe/Vienna:20261014T070000',
+        'DTSTART;VALUE=DATE:20261015',
+        'DTSTART:20261019T090000Z',
+      ]),
+    );
+    const berlinZone = text.indexOf(BERLIN_VTIMEZONE.join('\r\n'));
+    expect(berlinZone).toBeGreaterThan(0);
+    expect(text.indexOf('TZID:Europe/Berlin', berlinZone + 1)).toBe(
+      text.lastIndexOf('TZID:Europe/Berlin'),
+    );
+  });
+
+  it('is exported in a zone the feed defines with its VTIMEZONE, a time without zone as Berlin’s, all day as dates', async () => {
+    const eastern = [
+      'BEGIN:VTIMEZONE',
+      'TZID:Eastern',
+      'BEGIN:STANDARD',
+      'DTSTART:19701101T020000',
+      'RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU',
+      'TZOFFSETFROM:-0400',
+      'TZOFFSETTO:-0500',
+      'END:STANDARD',
+      'BEGIN:DAYLIGHT',
+      'DTSTART:19700308T020000',
+      'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
+      'TZOFFSETFROM:-0500',
+      'TZOFFSETTO:-0400',
+      'END:DAYLIGHT',
+      'END:VTIMEZONE',
+    ];
+    const feed = calendar(
+      event(
+        'UID:eastern@test',
+        'DTSTART;TZID=Eastern:20261022T100000',
+        'DTEND;TZID=Eastern:20261022T110000',
+        'RRULE:FREQ=WEEKLY;COUNT=3',
+        'EXDATE;TZID=Eastern:20261029T100000',
+        'SUMMARY:Ostküste',
+      ),
+      event(
+        'UID:ohne-zone@test',
+        'DTSTART:20261020T180000',
+        'DTEND:20261020T190000',
+        'RRULE:FREQ=WEEKLY;UNTIL=20261027T180000',
+        'EXDATE:20261027T180000',
+        'RDATE:20261024T090000',
+        'SUMMARY:Ohne Zone',
+      ),
+      event(
+        'UID:tage@test',
+        'DTSTART;VALUE=DATE:20261015',
+        'DTEND;VALUE=DATE:20261016',
+        'RRULE:FREQ=DAILY;COUNT=4',
+        'EXDATE;VALUE=DATE:20261016',
+        'SUMMARY:Tage',
+      ),
+      event(
+        'UID:tage@test',
+        'RECURRENCE-ID;VALUE=DATE:20261017',
+        'DTSTART;VALUE=DATE:20261020',
+        'DTEND;VALUE=DATE:20261021',
+        'SUMMARY:Tage (verlegt)',
+      ),
+    ).replace('BEGIN:VEVENT', `${eastern.join('\r\n')}\r\nBEGIN:VEVENT`);
+    await serve(feed);
+    const result = await exportData(replica, { format: 'ics', what: 'events' });
+    const text = new TextDecoder().decode(result.bytes);
+    const occurrences = expandedByIcal(text, Date.parse('2026-12-01T00:00:00Z'));
+    const iso = (list: [number, number, string][] | undefined) =>
+      list?.map(([start, end, summary]) => [
+        new Date(start).toISOString(),
+        new Date(end).toISOString(),
+        summary,
+      ]);
+    // 10:00 Eastern on both sides of 1 November (14:00 and 15:00 UTC), 29 October left out.
+    expect(iso(occurrences.get('eastern@test'))).toEqual([
+      ['2026-10-22T14:00:00.000Z', '2026-10-22T15:00:00.000Z', 'Ostküste'],
+      ['2026-11-05T15:00:00.000Z', '2026-11-05T16:00:00.000Z', 'Ostküste'],
+    ]);
+    // No zone: Berlin time, as the app shows it; its EXDATE and RDATE too.
+    expect(iso(occurrences.get('ohne-zone@test'))).toEqual([
+      ['2026-10-20T16:00:00.000Z', '2026-10-20T17:00:00.000Z', 'Ohne Zone'],
+      ['2026-10-24T07:00:00.000Z', '2026-10-24T08:00:00.000Z', 'Ohne Zone'],
+    ]);
+    // All day: dates, the 16th left out, the 17th moved to the 20th.
+    expect(iso(occurrences.get('tage@test'))).toEqual([
+      ['2026-10-15T00:00:00.000Z', '2026-10-16T00:00:00.000Z', 'Tage'],
+      ['2026-10-18T00:00:00.000Z', '2026-10-19T00:00:00.000Z', 'Tage'],
+      ['2026-10-20T00:00:00.000Z', '2026-10-21T00:00:00.000Z', 'Tage (verlegt)'],
+    ]);
+    const lines = text.replace(/\r\n[ \t]/g, '').split('\r\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'DTSTART;TZID=Eastern:20261022T100000',
+        'EXDATE;TZID=Eastern:20261029T100000',
+        'DTSTART;TZID=Europe/Berlin:20261020T180000',
+        'EXDATE;TZID=Europe/Berlin:20261027T180000',
+        'RDATE;TZID=Europe/Berlin:20261024T090000',
+        // UTC, as RFC 5545 wants it beside a DTSTART with TZID.
+        'RRULE:FREQ=WEEKLY;UNTIL=20261027T170000Z',
+        'DTSTART;VALUE=DATE:20261015',
+        'EXDATE;VALUE=DATE:20261016',
+        'RECURRENCE-ID;VALUE=DATE:20261017',
+      ]),
+    );
+    expect(lines.filter((line) => line === 'TZID:Eastern')).toHaveLength(1);
+  });
 });
+
+/** Nightly at 02:30 Berlin time on 14 March 2027: a time New York's clock skips that night. */
+const NIGHT = event(
+  'UID:nacht@test',
+  'DTSTART;TZID=Europe/Berlin:20270314T023000',
+  'DTEND;TZID=Europe/Berlin:20270314T033000',
+  'RRULE:FREQ=DAILY;COUNT=2',
+  'SUMMARY:Nachtübung',
+);
+
+describe('the .ics of repeating events on a computer in another zone', () => {
+  it('is the same file in every zone; a time the computer’s own clock skips stays right', async () => {
+    const file = temp('zones.sqlite');
+    const own = openReplica(file);
+    setFeedUrl(own, feedUrl);
+    body = calendar(WEEKLY, UNTIL, COUNT, NIGHT);
+    expect(await refreshFeed(own)).toMatchObject({ ok: true, events: 5 });
+    await own.close();
+    const run = promisify(execFile);
+    const texts: string[] = [];
+    for (const zone of ['UTC', 'America/New_York', 'Europe/Berlin']) {
+      const out = temp('events.ics');
+      await run(
+        process.execPath,
+        [CLI, 'export', '--db', file, '--format', 'ics', '--what', 'events', '--out', out],
+        { env: { ...process.env, TZ: zone } },
+      );
+      texts.push(readFileSync(out, 'utf8'));
+    }
+    const night = /BEGIN:VEVENT\r\nUID:nacht@test\r\n[\s\S]*?END:VEVENT\r\n/;
+    const rest = texts.map((text) => text.replace(/^DTSTAMP:.*\r\n/gm, '').replace(night, ''));
+    expect(rest[1]).toBe(rest[0]);
+    expect(rest[2]).toBe(rest[0]);
+    for (const text of texts) {
+      const occurrences = expandedByIcal(text, Date.parse('2027-04-01T00:00:00Z'));
+      expect(
+        occurrences
+          .get('dienstabend@test')!
+          .slice(0, 4)
+          .map(([start]) => start),
+      ).toEqual(
+        [
+          '2026-10-13T16:00:00Z',
+          '2026-10-20T16:00:00Z',
+          '2026-10-27T17:00:00Z',
+          '2026-11-03T17:00:00Z',
+        ].map((iso) => Date.parse(iso)),
+      );
+      // 02:30–03:30 Berlin time (CET) both nights, in every zone.
+      expect(occurrences.get('nacht@test')!.map(([start, end]) => [start, end])).toEqual([
+        [Date.parse('2027-03-14T01:30:00Z'), Date.parse('2027-03-14T02:30:00Z')],
+        [Date.parse('2027-03-15T01:30:00Z'), Date.parse('2027-03-15T02:30:00Z')],
+      ]);
+    }
+    // ical-generator would read 02:30 on New York's clock as 03:30: there that series is in UTC.
+    expect(night.exec(texts[0]!)![0]).toContain('DTSTART;TZID=Europe/Berlin:20270314T023000');
+    expect(night.exec(texts[1]!)![0]).toContain('DTSTART:20270314T013000Z');
+  });
+});
+
+/**
+ * The occurrences up to `until` of each event of an .ics text, as ical.js expands them (the zones
+ * by the file's VTIMEZONEs, changed occurrences by their RECURRENCE-ID): [start, end, summary],
+ * by start.
+ */
+function expandedByIcal(text: string, until: number): Map<string, [number, number, string][]> {
+  const components = new ICAL.Component(ICAL.parse(text) as unknown[]).getAllSubcomponents(
+    'vevent',
+  );
+  const result = new Map<string, [number, number, string][]>();
+  for (const component of components) {
+    if (component.hasProperty('recurrence-id')) continue;
+    const uid = String(component.getFirstPropertyValue('uid'));
+    const exceptions = components.filter(
+      (c) => c.hasProperty('recurrence-id') && String(c.getFirstPropertyValue('uid')) === uid,
+    );
+    const event = new ICAL.Event(component, { exceptions });
+    const found: [number, number, string][] = [];
+    const iterator = event.iterator();
+    for (let time = iterator.next(); time; time = iterator.next()) {
+      if (time.toUnixTime() * 1000 >= until) break;
+      const details = event.getOccurrenceDetails(time);
+      found.push([
+        details.startDate.toUnixTime() * 1000,
+        details.endDate.toUnixTime() * 1000,
+        details.item.summary,
+      ]);
+      if (!event.isRecurring()) break;
+    }
+    result.set(
+      uid,
+      found.sort((a, b) => a[0] - b[0]),
+    );
+  }
+  return result;
+}

@@ -166,6 +166,30 @@ function seriesOfText(text: string): Series | null {
   return series;
 }
 
+/** Instants (ISO) and days (YYYY-MM-DD) of a series. */
+export interface SeriesDates {
+  instants: string[];
+  days: string[];
+}
+
+/**
+ * The EXDATEs and RDATEs of a stored series (feed_events.ical) as the expansion reads them (an
+ * RDATE in the series' zone), for the .ics export; null when the text cannot be read.
+ */
+export function seriesDates(text: string): { exclude: SeriesDates; add: SeriesDates } | null {
+  const series = seriesOfText(text);
+  if (!series) return null;
+  const add: SeriesDates = { instants: [], days: [] };
+  for (const time of series.rdates) {
+    const point = pointOf(series, time);
+    if (point) (point.key === point.localDay ? add.days : add.instants).push(point.key);
+  }
+  return {
+    exclude: { instants: [...series.exInstants].sort(), days: [...series.exDays].sort() },
+    add: { instants: [...new Set(add.instants)].sort(), days: [...new Set(add.days)].sort() },
+  };
+}
+
 interface Point {
   key: string;
   ms: number;

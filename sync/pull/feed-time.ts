@@ -34,7 +34,8 @@ export function instantMs(time: ICAL.Time, tzid: string | null): number {
 
 const zones = new Map<string, boolean>();
 
-function knownZone(zone: string): boolean {
+/** Whether Intl knows the zone by that name (an IANA zone). */
+export function knownZone(zone: string): boolean {
   let known = zones.get(zone);
   if (known === undefined) {
     try {
@@ -50,8 +51,8 @@ function knownZone(zone: string): boolean {
 
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** Minutes the zone is ahead of UTC at the instant. */
-function offsetMinutes(ms: number, zone: string): number {
+/** Minutes the (IANA) zone is ahead of UTC at the instant. */
+export function offsetMinutes(ms: number, zone: string): number {
   let format = offsetFormats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
@@ -69,6 +70,11 @@ function zonedInstant(time: ICAL.Time, zone: string): number {
   const first = asUtc - offsetMinutes(asUtc, zone) * 60_000;
   const second = asUtc - offsetMinutes(first, zone) * 60_000;
   return Math.min(first, second);
+}
+
+/** The instant's wall-clock time in an IANA zone, YYYY-MM-DDTHH:MM:SS (seconds cut off below). */
+export function zonedWallClock(ms: number, zone: string): string {
+  return new Date(ms + offsetMinutes(ms, zone) * 60_000).toISOString().slice(0, 19);
 }
 
 /** YYYY-MM-DD of the instant's day in the zone (the service's unless named). */
