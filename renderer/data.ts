@@ -159,10 +159,10 @@ export interface WindowedState<N extends PagedCallName> {
   error: CoreError | null;
 }
 
-const BLOCK = 200;
+const BLOCK = 100;
 
 /**
- * A long list read in blocks of 200 around what is in view (the 10,000th person without reading
+ * A long list read in blocks of 100 around what is in view (the 10,000th person without reading
  * the 9,999 before): `wanted` is the index range the list shows. New arguments, or a change of a
  * table the read reads, read the blocks in view again; the old rows stay until the first new
  * block came, so the list never flashes empty.

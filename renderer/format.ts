@@ -52,6 +52,19 @@ function cached<T>(formats: Map<string, T>, key: string, make: () => T): T {
   return format;
 }
 
+/**
+ * `words` remembering each answer: a list's rows say the same few things (an amount of hours, a
+ * kind of occasion) and i18next's lookup costs tens of microseconds a time. Make one per render
+ * (useMemo on `t`), so a language changed makes a new one.
+ */
+export function rememberEach<K, V>(words: (key: K) => V): (key: K) => V {
+  const known = new Map<K, V>();
+  return (key) => {
+    if (!known.has(key)) known.set(key, words(key));
+    return known.get(key)!;
+  };
+}
+
 export function formatNumber(value: number, language: string): string {
   return cached(numberFormats, language, () => new Intl.NumberFormat(language)).format(value);
 }

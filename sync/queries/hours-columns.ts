@@ -84,6 +84,7 @@ export class HoursColumns {
   private columns: Columns | null = null;
   private builtAt = '';
   private building: Promise<void> | null = null;
+  private last: { columns: Columns; key: string; sums: Accumulated } | null = null;
 
   constructor(private readonly sqlite: Sqlite) {}
 
@@ -93,13 +94,33 @@ export class HoursColumns {
    */
   aggregates(filter: ColumnFilter, limit: number): HoursAggregates | null {
     const columns = this.current();
-    return columns && aggregate(columns, filter, limit);
+    return (
+      columns && aggregate(columns, this.accumulated(columns, filter), filter.selfId ?? null, limit)
+    );
   }
 
   /** A filter's count and sum (hours.list's), or null as aggregates. */
   sums(filter: ColumnFilter): Sums | null {
     const columns = this.current();
-    return columns && aggregate(columns, filter, 0);
+    if (!columns) return null;
+    const { stunden, entries } = this.accumulated(columns, filter);
+    return { stunden, entries };
+  }
+
+  /** The sums of a filter; the last filter's kept (a view asks its list's count and its totals). */
+  private accumulated(columns: Columns, filter: ColumnFilter): Accumulated {
+    const key = JSON.stringify([
+      filter.userId,
+      filter.selfId,
+      filter.from,
+      filter.until,
+      filter.freigegeben,
+      filter.anlassId,
+      filter.typId,
+    ]);
+    if (this.last?.columns !== columns || this.last.key !== key)
+      this.last = { columns, key, sums: accumulate(columns, filter) };
+    return this.last.sums;
   }
 
   /** Resolves once a read begun by now (or one begun here, when none runs) has ended. */
@@ -254,20 +275,32 @@ function dayOf(von: unknown): number {
 /** `YYYY-MM-DD` as the number dayOf gives it. */
 const dayNumber = (day: string) => Number(day.replaceAll('-', ''));
 
-function aggregate(columns: Columns, filter: ColumnFilter, limit: number): HoursAggregates {
+/** A filter's sums over every entry: all, per type index (+1; 0: none), per person index. */
+interface Accumulated extends Sums {
+  byTypeHours: Float64Array;
+  byTypeEntries: Int32Array;
+  byUserHours: Float64Array;
+  byUserEntries: Int32Array;
+  unassigned: Sums;
+}
+
+/** Matches every value of a column (a filter that does not narrow it). */
+const ANY = -3;
+
+function accumulate(columns: Columns, filter: ColumnFilter): Accumulated {
   const { size, user, day, typ, anlass, flags, stunden, oddVon } = columns;
   // An id the columns do not know matches no entry (-2: no index, and not null's -1).
   const wanted = (index: Map<string, number>, id: string | undefined) =>
-    id === undefined ? undefined : (index.get(id) ?? -2);
-  const self = filter.selfId ?? null;
-  const mine = filter.userId !== undefined && filter.userId === self;
+    id === undefined ? ANY : (index.get(id) ?? -2);
+  const mine = filter.userId !== undefined && filter.userId === (filter.selfId ?? null);
   const userAt = wanted(columns.userIndex, filter.userId);
-  const selfAt = self === null ? -2 : (columns.userIndex.get(self) ?? -2);
   const typAt = wanted(columns.typeIndex, filter.typId);
   const anlassAt = wanted(columns.anlassIndex, filter.anlassId);
-  const from = filter.from ? dayNumber(filter.from) : undefined;
-  const until = filter.until ? dayNumber(filter.until) : undefined;
-  const untilText = filter.until ? `${filter.until}T99` : undefined;
+  const period = Boolean(filter.from || filter.until);
+  const from = filter.from ? dayNumber(filter.from) : 0;
+  const until = filter.until ? dayNumber(filter.until) : Number.MAX_SAFE_INTEGER;
+  const fromText = filter.from ?? '';
+  const untilText = filter.until ? `${filter.until}T99` : '\uffff';
   const approval =
     filter.freigegeben === undefined ? 0 : filter.freigegeben ? FREIGEGEBEN : NOT_FREIGEGEBEN;
 
@@ -281,21 +314,17 @@ function aggregate(columns: Columns, filter: ColumnFilter, limit: number): Hours
   for (let at = 0; at < size; at++) {
     const person = user[at]!;
     const flag = flags[at]!;
-    if (userAt !== undefined && person !== userAt && !(mine && flag & CREATED_UNASSIGNED)) continue;
-    if (anlassAt !== undefined && anlass[at] !== anlassAt) continue;
-    if (typAt !== undefined && typ[at] !== typAt) continue;
+    if (userAt !== ANY && person !== userAt && !(mine && flag & CREATED_UNASSIGNED)) continue;
+    if (anlassAt !== ANY && anlass[at] !== anlassAt) continue;
+    if (typAt !== ANY && typ[at] !== typAt) continue;
     if (approval !== 0 && !(flag & approval)) continue;
-    if (from !== undefined || until !== undefined) {
+    if (period) {
       const entryDay = day[at]!;
       if (entryDay === NO_DAY) continue;
       if (entryDay === ODD_DAY) {
         const von = oddVon.get(at)!;
-        if ((filter.from && von < filter.from) || (untilText && von >= untilText)) continue;
-      } else if (
-        (from !== undefined && entryDay < from) ||
-        (until !== undefined && entryDay > until)
-      )
-        continue;
+        if (von < fromText || von >= untilText) continue;
+      } else if (entryDay < from || entryDay > until) continue;
     }
     const hours = stunden[at]!;
     all += hours;
@@ -311,7 +340,24 @@ function aggregate(columns: Columns, filter: ColumnFilter, limit: number): Hours
       unassigned.entries += 1;
     }
   }
+  return {
+    stunden: all,
+    entries,
+    byTypeHours,
+    byTypeEntries,
+    byUserHours,
+    byUserEntries,
+    unassigned,
+  };
+}
 
+function aggregate(
+  columns: Columns,
+  sums: Accumulated,
+  selfId: string | null,
+  limit: number,
+): HoursAggregates {
+  const { byTypeHours, byTypeEntries, byUserHours, byUserEntries, unassigned } = sums;
   const byType = new Map<string | null, Sums>();
   for (let type = 0; type < byTypeEntries.length; type++)
     if (byTypeEntries[type]! > 0)
@@ -323,12 +369,12 @@ function aggregate(columns: Columns, filter: ColumnFilter, limit: number): Hours
   for (let person = 0; person < byUserEntries.length; person++)
     if (byUserEntries[person]! > 0) people.push(person);
   const { users } = columns;
-  const top = limit === 0 ? [] : topPeople(people, byUserHours, users, limit);
+  const selfAt = selfId === null ? -2 : (columns.userIndex.get(selfId) ?? -2);
   return {
-    stunden: all,
-    entries,
+    stunden: sums.stunden,
+    entries: sums.entries,
     byType,
-    top: top.map((person) => ({
+    top: topPeople(people, byUserHours, users, limit).map((person) => ({
       userId: users[person]!,
       stunden: byUserHours[person]!,
       entries: byUserEntries[person]!,
@@ -338,7 +384,7 @@ function aggregate(columns: Columns, filter: ColumnFilter, limit: number): Hours
       selfAt >= 0
         ? { stunden: byUserHours[selfAt]!, entries: byUserEntries[selfAt]! }
         : { stunden: 0, entries: 0 },
-    unassigned,
+    unassigned: { ...unassigned },
   };
 }
 

@@ -1,12 +1,12 @@
 // Everyone's hours entries of the office's filter, newest first, virtualized over the whole list
-// (a block of 200 rows is read when it comes into view): day and time, the person over the
+// (a block of 100 rows is read when it comes into view): day and time, the person over the
 // occasion with its kind and the type, hours, approval and "nicht gesendet". One row is in the tab order; Up/Down,
 // PageUp/PageDown and Home/End move, Enter changes, Delete deletes. The office may change an
 // approved entry too.
-import { memo, useEffect, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HoursItem } from '../../contract';
-import { formatDay, formatHours, formatTime } from '../../format';
+import { formatDay, formatHours, formatTime, rememberEach } from '../../format';
 import { useRovingRows } from '../../list-keys';
 
 const ROW_HEIGHT = 52;
@@ -35,6 +35,28 @@ export const OfficeHoursList = memo(function OfficeHoursList({
 }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
+  // Every row says the same words: each looked up once per language, not per row and render.
+  const words = useMemo(
+    () => ({
+      unknownPerson: t('hoursOffice.unknownPerson'),
+      noOccasion: t('hours.noOccasion'),
+      notSent: t('hours.notSent.label'),
+      notSentTitle: rememberEach((state: string) => t(`hours.notSent.${state}`)),
+      approved: t('hours.approved'),
+      open: t('hours.open'),
+      edit: t('hours.edit'),
+      deleteButton: t('hours.delete.button'),
+      deleteKey: t('hours.deleteKey'),
+      amount: rememberEach((hours: number) =>
+        t('hours.unit', { hours: formatHours(hours, language) }),
+      ),
+      occasionTyp: rememberEach((typ: string) =>
+        t(`hours.anlassTyp.${typ}`, { defaultValue: typ }),
+      ),
+      day: rememberEach((von: string) => formatDay(von, language)),
+    }),
+    [t, language],
+  );
   const { scroller, virtualizer, rows, index, setActive, move, moveKey } = useRovingRows({
     count: total,
     rowHeight: ROW_HEIGHT,
@@ -100,11 +122,9 @@ export const OfficeHoursList = memo(function OfficeHoursList({
                   <div className="office-hours-row placeholder" aria-hidden="true" />
                 </div>
               );
-            const day = item.von ? formatDay(item.von, language) : '–';
-            const occasionTyp = item.anlassTyp
-              ? t(`hours.anlassTyp.${item.anlassTyp}`, { defaultValue: item.anlassTyp })
-              : null;
-            const person = item.userName ?? t('hoursOffice.unknownPerson');
+            const day = item.von ? words.day(item.von) : '–';
+            const occasionTyp = item.anlassTyp ? words.occasionTyp(item.anlassTyp) : null;
+            const person = item.userName ?? words.unknownPerson;
             return (
               <div key={row.key} style={style} role="listitem">
                 <div
@@ -132,29 +152,27 @@ export const OfficeHoursList = memo(function OfficeHoursList({
                   <span className="hours-occasion-cell">
                     <span className="office-hours-person">{person}</span>
                     <span className="hours-occasion-meta muted">
-                      {[item.anlass ?? t('hours.noOccasion'), occasionTyp, item.typ]
+                      {[item.anlass ?? words.noOccasion, occasionTyp, item.typ]
                         .filter(Boolean)
                         .join(' · ')}
                     </span>
                   </span>
-                  <span className="hours-stunden num">
-                    {t('hours.unit', { hours: formatHours(item.stunden ?? 0, language) })}
-                  </span>
+                  <span className="hours-stunden num">{words.amount(item.stunden ?? 0)}</span>
                   <span className="hours-state">
                     {item.localState ? (
                       <span
                         className="badge badge-not-sent"
                         data-testid="not-sent"
                         data-local-state={item.localState}
-                        title={t(`hours.notSent.${item.localState}`)}
+                        title={words.notSentTitle(item.localState)}
                       >
-                        {t('hours.notSent.label')}
+                        {words.notSent}
                       </span>
                     ) : null}
                     {item.freigegeben === true ? (
-                      <span className="badge badge-approved">{t('hours.approved')}</span>
+                      <span className="badge badge-approved">{words.approved}</span>
                     ) : (
-                      <span className="badge badge-quiet">{t('hours.open')}</span>
+                      <span className="badge badge-quiet">{words.open}</span>
                     )}
                   </span>
                   <span className="hours-actions">
@@ -163,20 +181,20 @@ export const OfficeHoursList = memo(function OfficeHoursList({
                       className="secondary"
                       data-testid="office-hours-edit"
                       title="Enter"
-                      aria-label={`${t('hours.edit')}: ${person}, ${day}`}
+                      aria-label={`${words.edit}: ${person}, ${day}`}
                       onClick={() => onEdit(item)}
                     >
-                      {t('hours.edit')}
+                      {words.edit}
                     </button>
                     <button
                       type="button"
                       className="secondary"
                       data-testid="office-hours-delete"
-                      title={t('hours.deleteKey')}
-                      aria-label={`${t('hours.delete.button')}: ${person}, ${day}`}
+                      title={words.deleteKey}
+                      aria-label={`${words.deleteButton}: ${person}, ${day}`}
                       onClick={() => onDelete(item)}
                     >
-                      {t('hours.delete.button')}
+                      {words.deleteButton}
                     </button>
                   </span>
                 </div>

@@ -1,10 +1,10 @@
 // The totals beside the office's hours list: all, per type and per person (the first 50, a click
 // narrows the filter to one). Memoised: it paints again only when the totals or their filter change,
 // not with every state change of the view around it (a filter typed, the list's rows arriving).
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QueryResults } from '../../contract';
-import { formatHours, formatNumber } from '../../format';
+import { formatHours, formatNumber, rememberEach } from '../../format';
 import { useHoursUi } from './state';
 
 export const OfficeTotals = memo(function OfficeTotals({
@@ -18,6 +18,13 @@ export const OfficeTotals = memo(function OfficeTotals({
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const setFilter = useHoursUi((state) => state.setFilter);
+  // Fifty people's rows: each amount and word looked up once.
+  const amount = useMemo(
+    () => rememberEach((hours: number) => t('hours.unit', { hours: formatHours(hours, language) })),
+    [t, language],
+  );
+  const onlyPerson = t('hoursOffice.totals.onlyPerson');
+  const unknownPerson = t('hoursOffice.unknownPerson');
   return (
     <aside
       className="office-hours-totals"
@@ -50,9 +57,7 @@ export const OfficeTotals = memo(function OfficeTotals({
               data-stunden={row.stunden}
             >
               <span>{row.typ ?? t('hours.noType')}</span>
-              <span className="num">
-                {t('hours.unit', { hours: formatHours(row.stunden, language) })}
-              </span>
+              <span className="num">{amount(row.stunden)}</span>
             </li>
           ))}
         </ul>
@@ -74,7 +79,7 @@ export const OfficeTotals = memo(function OfficeTotals({
               <button
                 type="button"
                 className="quiet"
-                title={t('hoursOffice.totals.onlyPerson')}
+                title={onlyPerson}
                 disabled={row.userId === null}
                 onClick={() =>
                   row.userId &&
@@ -84,11 +89,9 @@ export const OfficeTotals = memo(function OfficeTotals({
                   })
                 }
               >
-                {row.userName ?? t('hoursOffice.unknownPerson')}
+                {row.userName ?? unknownPerson}
               </button>
-              <span className="num">
-                {t('hours.unit', { hours: formatHours(row.stunden, language) })}
-              </span>
+              <span className="num">{amount(row.stunden)}</span>
             </li>
           ))}
         </ul>
