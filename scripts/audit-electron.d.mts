@@ -8,6 +8,7 @@ export interface Finding {
   sample: string;
 }
 export function parseFindings(csv: string): Finding[];
+export function wellFormed(finding: Finding): boolean;
 export function reviewedExceptions(markdown: string): { check: string; file: string }[];
 export function unreviewed(
   findings: Finding[],

@@ -113,7 +113,11 @@ function checkPath(steps: readonly Step[]): string[] {
 /** An answer of GET /helferstunden, from the HTTP body to the SQLite row. */
 const HOURS_ANSWER_TO_ROW: readonly Step[] = [
   { file: 'sync/api/transport.ts', symbol: 'fetch', does: 'the HTTP request and its body' },
-  { file: 'sync/api/core.ts', symbol: 'async *list', does: 'pages of the list, documents read' },
+  {
+    file: 'sync/api/core.ts',
+    symbol: 'async function* listPages',
+    does: 'pages of the list, documents read',
+  },
   {
     file: 'sync/api/document.ts',
     symbol: 'readResources',

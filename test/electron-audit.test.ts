@@ -11,6 +11,7 @@ import {
   reviewedExceptions,
   toolEntry,
   unreviewed,
+  wellFormed,
 } from '../scripts/audit-electron.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,6 +31,18 @@ AUXCLICK_JS_CHECK,"LOW","FIRM","main.ts","348:17","new BrowserWindow({","Middle-
 `;
 
 describe('the Electron audit', () => {
+  it('tells a file of well-formed findings from one cut short or run together', () => {
+    expect(parseFindings(CSV).every(wellFormed)).toBe(true);
+    // Cut inside a quoted field, or after a whole line but before the file's end.
+    expect(() => parseFindings(CSV.slice(0, CSV.indexOf('in the target application')))).toThrow(
+      /ends before its last line/,
+    );
+    expect(() => parseFindings(CSV.slice(0, CSV.indexOf('PRELOAD_JS_CHECK') - 1))).toThrow();
+    // Records run together: no severity where one belongs.
+    const garbled = CSV.replace('AUXCLICK_JS_CHECK,"LOW"', 'AUXCLICK_JS_CHECK "LOW"');
+    expect(parseFindings(garbled).every(wellFormed)).toBe(false);
+  });
+
   it('reads the tool’s findings and the docs’ reviewed exceptions', () => {
     const findings = parseFindings(CSV);
     expect(findings.map((finding) => [finding.check, finding.file, finding.sample])).toEqual([
