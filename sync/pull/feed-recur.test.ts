@@ -19,6 +19,7 @@ import { BERLIN_VTIMEZONE } from '../export/ics';
 import { listFeedEvents } from '../queries/misc';
 import { refreshFeed, setFeedUrl } from './feed';
 import { MAX_OCCURRENCES } from './feed-recur';
+import { EASTERN_VTIMEZONE } from '../../test/support/eastern-vtimezone';
 
 const temp = temporaryFiles('feed-recur');
 let server: Server;
@@ -381,23 +382,6 @@ describe('repeating events of the private feed', () => {
   });
 
   it('is exported in a zone the feed defines with its VTIMEZONE, a time without zone as Berlin’s, all day as dates', async () => {
-    const eastern = [
-      'BEGIN:VTIMEZONE',
-      'TZID:Eastern',
-      'BEGIN:STANDARD',
-      'DTSTART:19701101T020000',
-      'RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU',
-      'TZOFFSETFROM:-0400',
-      'TZOFFSETTO:-0500',
-      'END:STANDARD',
-      'BEGIN:DAYLIGHT',
-      'DTSTART:19700308T020000',
-      'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
-      'TZOFFSETFROM:-0500',
-      'TZOFFSETTO:-0400',
-      'END:DAYLIGHT',
-      'END:VTIMEZONE',
-    ];
     const feed = calendar(
       event(
         'UID:eastern@test',
@@ -431,7 +415,7 @@ describe('repeating events of the private feed', () => {
         'DTEND;VALUE=DATE:20261021',
         'SUMMARY:Tage (verlegt)',
       ),
-    ).replace('BEGIN:VEVENT', `${eastern.join('\r\n')}\r\nBEGIN:VEVENT`);
+    ).replace('BEGIN:VEVENT', `${EASTERN_VTIMEZONE.join('\r\n')}\r\nBEGIN:VEVENT`);
     await serve(feed);
     const result = await exportData(replica, { format: 'ics', what: 'events' });
     const text = new TextDecoder().decode(result.bytes);

@@ -12,6 +12,7 @@ import type { Sqlite } from '../db/sqlite';
 /** The filter of hours.list and hours.totals (hours.ts HoursFilter), days as `YYYY-MM-DD`. */
 export interface ColumnFilter {
   userId?: string | undefined;
+  /** The signed-in user: their entries created here have no user yet (the service sets it). */
   selfId?: string | null;
   from?: string | undefined;
   until?: string | undefined;

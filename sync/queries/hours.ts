@@ -11,17 +11,14 @@ import {
   type WrittenReaders,
 } from './record';
 import { addDays, serviceWallClock } from '../contract/service-time';
-import { hoursColumnsOf, type HoursAggregates, type Sums } from './hours-columns';
+import {
+  hoursColumnsOf,
+  type ColumnFilter,
+  type HoursAggregates,
+  type Sums,
+} from './hours-columns';
 
-interface HoursFilter {
-  userId?: string | undefined;
-  /** The signed-in user: their entries created here have no user yet (the service sets it). */
-  selfId?: string | null;
-  from?: string | undefined;
-  until?: string | undefined;
-  freigegeben?: boolean | undefined;
-  anlassId?: string | undefined;
-  typId?: string | undefined;
+interface HoursFilter extends ColumnFilter {
   /** The entry with this id only (what a write answers). */
   only?: string;
 }

@@ -12,6 +12,7 @@ import { feedStatus, getFeedUrl, refreshFeed, setFeedUrl } from '../../sync/pull
 import { TcpSwitch } from '../support/tcp-switch';
 import { temporaryFiles } from '../support/temp-files';
 import { exportWorld, type ExportWorld } from './fixture';
+import { EASTERN_VTIMEZONE } from '../support/eastern-vtimezone';
 
 const temp = temporaryFiles('export-feed');
 let world: ExportWorld;
@@ -194,21 +195,7 @@ describe('the private feed', () => {
         'BEGIN:VCALENDAR',
         'VERSION:2.0',
         'PRODID:-//Test//EN',
-        'BEGIN:VTIMEZONE',
-        'TZID:Eastern',
-        'BEGIN:STANDARD',
-        'DTSTART:19701101T020000',
-        'RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU',
-        'TZOFFSETFROM:-0400',
-        'TZOFFSETTO:-0500',
-        'END:STANDARD',
-        'BEGIN:DAYLIGHT',
-        'DTSTART:19700308T020000',
-        'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
-        'TZOFFSETFROM:-0500',
-        'TZOFFSETTO:-0400',
-        'END:DAYLIGHT',
-        'END:VTIMEZONE',
+        ...EASTERN_VTIMEZONE,
         'BEGIN:VEVENT',
         'UID:zone@test',
         'DTSTAMP:20260101T000000Z',
