@@ -3,7 +3,8 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClientOptions } from './client';
 import { MALFORMED_ANSWER_RETRIES } from './core';
-import { ApiError, isRetryable } from './errors';
+import { isRetryable } from './errors';
+import { apiError } from './test-support/api-error';
 import { collectPages } from './pages';
 import { staticToken } from './token-source';
 import type { RequestEvent } from './transport';
@@ -30,15 +31,6 @@ async function serve(handler: Handler, options: Partial<ApiClientOptions> = {}) 
     ...options,
   });
   return { server, client };
-}
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Tests, unlike sync/ code, may start the real sandbox (DESIGN "Testing": no mocks of the service).
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
 import { createApiClient, type ApiClient, type ApiClientOptions } from './client';
-import { ApiError } from './errors';
+import { apiError } from './test-support/api-error';
 import { indexIncluded, relatedIds } from './included';
 import { collectPages, type Page } from './pages';
 import type { Resource } from './schemas/common';
@@ -44,15 +44,6 @@ function clientFor(
     backoff: { baseMs: 5, maxMs: 20 },
     ...options,
   });
-}
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 /** Every to-one and to-many target of `name` is among the included resources. */

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClientOptions } from './client';
 import { STREAM_ANSWERS_FROM_BYTES } from './core';
-import { ApiError } from './errors';
+import { apiError } from './test-support/api-error';
 import { collectPages } from './pages';
 import { staticToken } from './token-source';
 import {
@@ -33,15 +33,6 @@ async function serve(handler: Handler, options: Partial<ApiClientOptions> = {}) 
       ...options,
     });
   return { server, streaming: client(0), whole: client(Infinity) };
-}
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 /** An answer without its clock (the two reads may fall on two sides of a second). */

@@ -21,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
+import { createApiClient, staticToken } from '../../sync/api';
+import type { Replica } from '../../sync/db/open';
+import { runSync } from '../../sync/pull/engine';
 import type { CoreEvent } from '../../sync/contract';
 import type { DemoProvider } from '../../sync/host/session';
 import { launchChromium } from '../e2e/support';
@@ -147,6 +150,17 @@ export function serviceAt(service: SandboxInfo, baseUrl: string): DemoProvider {
       close: async () => {},
     }),
   };
+}
+
+/** A full sync of the office into `replica` (every year's hours; the first sync reads recent months). */
+export async function fullOfficeSync(service: SandboxInfo, replica: Replica): Promise<void> {
+  const office = service.users.find((user) => user.role === 'office')!;
+  const full = await runSync({
+    api: createApiClient({ baseUrl: service.baseUrl, tokens: staticToken(office.accessToken) }),
+    replica,
+    options: { profile: 'office', full: true },
+  });
+  if (!full.ok) throw new Error(`the full sync failed: ${JSON.stringify(full.collections)}`);
 }
 
 /** An interface address nobody answers: a loopback port taken and given back. */

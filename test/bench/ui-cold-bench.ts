@@ -19,13 +19,11 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
-import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
-import { runSync } from '../../sync/pull/engine';
 import type { DemoProvider } from '../../sync/host/session';
 import { launchChromium } from '../e2e/support';
 import { spawnSandbox, type SandboxInfo } from '../support/sandbox-process';
-import { deadBaseUrl, firstSync, median, round } from './ui-bench';
+import { deadBaseUrl, firstSync, fullOfficeSync, median, round } from './ui-bench';
 
 const TARGET = 1.3;
 
@@ -110,13 +108,7 @@ async function prepareLarge(dir: string, rendererDir: string): Promise<Record<st
     }
     const replica = openReplica(join(dir, 'replica.sqlite'));
     try {
-      const office = service.users.find((user) => user.role === 'office')!;
-      const full = await runSync({
-        api: createApiClient({ baseUrl: service.baseUrl, tokens: staticToken(office.accessToken) }),
-        replica,
-        options: { profile: 'office', full: true },
-      });
-      if (!full.ok) throw new Error(`the full sync failed: ${JSON.stringify(full.collections)}`);
+      await fullOfficeSync(service, replica);
       const count = (table: string) =>
         replica.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
       return {

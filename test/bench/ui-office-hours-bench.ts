@@ -8,11 +8,9 @@
 // Runs alternate between the two replicas; medians of `runs` runs each.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
-import { runSync } from '../../sync/pull/engine';
 import { spawnSandbox } from '../support/sandbox-process';
-import { BenchApps, deadBaseUrl, median, round, serviceAt } from './ui-bench';
+import { BenchApps, deadBaseUrl, fullOfficeSync, median, round, serviceAt } from './ui-bench';
 
 interface Figures {
   openMs: number;
@@ -35,13 +33,7 @@ export async function officeHoursUiCase(
     const replica = openReplica(join(apps.userDataOf(large), 'replica.sqlite'));
     let replicaEntries = 0;
     try {
-      const office = service.users.find((user) => user.role === 'office')!;
-      const full = await runSync({
-        api: createApiClient({ baseUrl: service.baseUrl, tokens: staticToken(office.accessToken) }),
-        replica,
-        options: { profile: 'office', full: true },
-      });
-      if (!full.ok) throw new Error(`the full sync failed: ${JSON.stringify(full.collections)}`);
+      await fullOfficeSync(service, replica);
       replicaEntries = replica.sqlite
         .prepare('SELECT count(*) FROM helferstunden')
         .pluck()
