@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { useOfficeApp } from './office-fixture';
+import { addParticipantAndField, useOfficeApp } from './office-fixture';
 import { chromiumPresent, LAPTOP, pendingOf, shot, SMALL_LAPTOP } from './support';
 
 const haveChromium = chromiumPresent('office courses e2e');
@@ -218,18 +218,12 @@ describe.skipIf(!haveChromium)('the office’s courses and clients in Chromium',
       .toBe(1);
 
     // A participant and a custom field, as on any course.
-    await detail().getByTestId('add-participant').click();
-    await page.getByTestId('add-first_name').fill('Zora');
-    await page.getByTestId('add-last_name').fill('Zyxmüller');
-    await page.getByTestId('add-submit').click();
-    await expect.poll(() => page.getByTestId('add-participant-dialog').count()).toBe(0);
-    await expect.poll(() => detail().getByTestId('participant-row').count()).toBe(1);
-    await detail().getByTestId('customfield-add').click();
-    await page.getByTestId('customfield-name').fill('Raum');
-    await page.getByTestId('customfield-value-input').fill('R 1.12');
-    await page.getByTestId('customfield-save').click();
-    await expect.poll(() => page.getByTestId('customfield-dialog').count()).toBe(0);
-    await expect.poll(() => detail().getByTestId('customfield-row').count()).toBe(1);
+    await addParticipantAndField(
+      page,
+      detail,
+      { first: 'Zora', last: 'Zyxmüller' },
+      { name: 'Raum', value: 'R 1.12' },
+    );
     await expect.poll(() => pendingOf(page)).toBe(3);
     await shot(page, 'office-courses-created-offline-1366x860-de', false);
     await axe('course created offline, de');

@@ -14,7 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { useOfficeApp } from './office-fixture';
+import { addParticipantAndField, useOfficeApp } from './office-fixture';
 import {
   accessibilityViolations,
   adminRequest,
@@ -435,18 +435,12 @@ describe.skipIf(!haveChromium)('an office day offline, end to end in Chromium', 
     expect(await courseDetail().getAttribute('data-course-id')).toMatch(/^local-/);
     await expect.poll(() => pendingOf(page)).toBe(7);
 
-    await courseDetail().getByTestId('add-participant').click();
-    await page.getByTestId('add-first_name').fill('Zoë');
-    await page.getByTestId('add-last_name').fill('Zyxhafen');
-    await page.getByTestId('add-submit').click();
-    await expect.poll(() => page.getByTestId('add-participant-dialog').count()).toBe(0);
-    await expect.poll(() => courseDetail().getByTestId('participant-row').count()).toBe(1);
-    await courseDetail().getByTestId('customfield-add').click();
-    await page.getByTestId('customfield-name').fill('Raum');
-    await page.getByTestId('customfield-value-input').fill('Saal 2');
-    await page.getByTestId('customfield-save').click();
-    await expect.poll(() => page.getByTestId('customfield-dialog').count()).toBe(0);
-    await expect.poll(() => courseDetail().getByTestId('customfield-row').count()).toBe(1);
+    await addParticipantAndField(
+      page,
+      courseDetail,
+      { first: 'Zoë', last: 'Zyxhafen' },
+      { name: 'Raum', value: 'Saal 2' },
+    );
     await expect.poll(() => pendingOf(page)).toBe(9);
     await snap('04-course-created-offline-1366x860');
     await axeBothThemes('course created offline');

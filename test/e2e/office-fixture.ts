@@ -253,3 +253,24 @@ export function useOfficeApp(options: OfficeAppOptions): OfficeApp {
   afterAll(() => fixture.stop(), 60_000);
   return fixture;
 }
+
+/** A participant and a custom field added to the course open in `detail`, as on any course. */
+export async function addParticipantAndField(
+  page: Page,
+  detail: () => ReturnType<Page['getByTestId']>,
+  participant: { first: string; last: string },
+  field: { name: string; value: string },
+): Promise<void> {
+  await detail().getByTestId('add-participant').click();
+  await page.getByTestId('add-first_name').fill(participant.first);
+  await page.getByTestId('add-last_name').fill(participant.last);
+  await page.getByTestId('add-submit').click();
+  await expect.poll(() => page.getByTestId('add-participant-dialog').count()).toBe(0);
+  await expect.poll(() => detail().getByTestId('participant-row').count()).toBe(1);
+  await detail().getByTestId('customfield-add').click();
+  await page.getByTestId('customfield-name').fill(field.name);
+  await page.getByTestId('customfield-value-input').fill(field.value);
+  await page.getByTestId('customfield-save').click();
+  await expect.poll(() => page.getByTestId('customfield-dialog').count()).toBe(0);
+  await expect.poll(() => detail().getByTestId('customfield-row').count()).toBe(1);
+}
