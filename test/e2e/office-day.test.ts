@@ -12,9 +12,9 @@
 // screens, light and dark. Screenshots at 1366×860 and 1024×700: test-artifacts/e2e/office-day-*.png.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
+import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { addParticipantAndField, useOfficeApp } from './office-fixture';
+import { addParticipantAndField, putOccasionWithEntry, useOfficeApp } from './office-fixture';
 import {
   accessibilityViolations,
   adminRequest,
@@ -204,38 +204,11 @@ describe.skipIf(!haveChromium)('an office day offline, end to end in Chromium', 
     expect(made.status).toBe(201);
     oldCalendar = ((await made.json()) as { data: { id: string } }).data.id;
     // An occasion of this week with an entry of the office's (occasions come with their entries).
-    const written = formatBerlinDateTime(Date.now() - 2 * 86_400_000);
-    sandbox.store.put({
-      type: 'helferstunden_anlass',
-      id: OCCASION,
-      attributes: {
-        typ: 'dienst',
-        beschreibung: 'Zyxdienst Hafenfest',
-        datum: fromToday(-2),
-        updated_at: written,
-      },
-      relationships: { referenz: null },
-    });
-    sandbox.store.put({
-      type: 'helferstunden',
-      id: '990401',
-      attributes: {
-        freigegeben: false,
-        von: written,
-        bis: null,
-        stunden: 3,
-        anfahrt_km: null,
-        freies_zahlenfeld: null,
-        bemerkung: '',
-        created_at: written,
-        updated_at: written,
-      },
-      relationships: {
-        anlass: { type: 'helferstunden_anlass', id: OCCASION },
-        typ: { type: 'helferstunden_typ', id: '2' },
-        user: { type: 'user', id: officeUser.id },
-      },
-    });
+    putOccasionWithEntry(
+      sandbox,
+      { occasion: OCCASION, entry: '990401', userId: officeUser.id },
+      'Zyxdienst Hafenfest',
+    );
     // Two active people besides the office, each the only one with their last name (plain
     // letters: typed as they are); and a member number a third person has.
     const users = sandbox.store.all('user');

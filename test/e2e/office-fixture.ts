@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../electron/browser-main';
 import type { RunningSandbox, SandboxUser } from '../../sandbox/server';
+import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
 import { syncWorker } from '../support/bundled';
 import { TcpSwitch } from '../support/tcp-switch';
 import {
@@ -273,4 +274,48 @@ export async function addParticipantAndField(
   await page.getByTestId('customfield-save').click();
   await expect.poll(() => page.getByTestId('customfield-dialog').count()).toBe(0);
   await expect.poll(() => detail().getByTestId('customfield-row').count()).toBe(1);
+}
+
+/**
+ * An occasion of two days ago with a 3-hour entry (type 2, not approved) of `userId`, put on the
+ * service (occasions come to the app with their entries).
+ */
+export function putOccasionWithEntry(
+  sandbox: RunningSandbox,
+  ids: { occasion: string; entry: string; userId: string },
+  beschreibung: string,
+): void {
+  const twoDaysAgo = Date.now() - 2 * 86_400_000;
+  const written = formatBerlinDateTime(twoDaysAgo);
+  sandbox.store.put({
+    type: 'helferstunden_anlass',
+    id: ids.occasion,
+    attributes: {
+      typ: 'dienst',
+      beschreibung,
+      datum: formatBerlinDate(twoDaysAgo),
+      updated_at: written,
+    },
+    relationships: { referenz: null },
+  });
+  sandbox.store.put({
+    type: 'helferstunden',
+    id: ids.entry,
+    attributes: {
+      freigegeben: false,
+      von: written,
+      bis: null,
+      stunden: 3,
+      anfahrt_km: null,
+      freies_zahlenfeld: null,
+      bemerkung: '',
+      created_at: written,
+      updated_at: written,
+    },
+    relationships: {
+      anlass: { type: 'helferstunden_anlass', id: ids.occasion },
+      typ: { type: 'helferstunden_typ', id: '2' },
+      user: { type: 'user', id: ids.userId },
+    },
+  });
 }

@@ -7,9 +7,9 @@
 // Screenshots: test-artifacts/e2e/office-hours-*.png.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
+import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { useOfficeApp } from './office-fixture';
+import { putOccasionWithEntry, useOfficeApp } from './office-fixture';
 import { chromiumPresent, LAPTOP, pendingOf, phaseOf, shot, SMALL_LAPTOP } from './support';
 
 const haveChromium = chromiumPresent('office hours e2e');
@@ -73,40 +73,12 @@ describe.skipIf(!haveChromium)('the office’s view of everyone’s hours in Chr
   };
 
   /** An occasion of this week with an entry of the office's (occasions come with their entries). */
-  const makeOccasion = () => {
-    const written = formatBerlinDateTime(Date.now() - 2 * 86_400_000);
-    sandbox.store.put({
-      type: 'helferstunden_anlass',
-      id: OCCASION,
-      attributes: {
-        typ: 'dienst',
-        beschreibung: 'Zyxdienst Stadtfest',
-        datum: formatBerlinDate(Date.now() - 2 * 86_400_000),
-        updated_at: written,
-      },
-      relationships: { referenz: null },
-    });
-    sandbox.store.put({
-      type: 'helferstunden',
-      id: '990301',
-      attributes: {
-        freigegeben: false,
-        von: written,
-        bis: null,
-        stunden: 3,
-        anfahrt_km: null,
-        freies_zahlenfeld: null,
-        bemerkung: '',
-        created_at: written,
-        updated_at: written,
-      },
-      relationships: {
-        anlass: { type: 'helferstunden_anlass', id: OCCASION },
-        typ: { type: 'helferstunden_typ', id: '2' },
-        user: { type: 'user', id: office.officeUser().id },
-      },
-    });
-  };
+  const makeOccasion = () =>
+    putOccasionWithEntry(
+      sandbox,
+      { occasion: OCCASION, entry: '990301', userId: office.officeUser().id },
+      'Zyxdienst Stadtfest',
+    );
 
   beforeAll(() => {
     ({ sandbox, page } = office);
