@@ -73,21 +73,11 @@ describe.skipIf(!haveChromium)(
     beforeAll(async () => {
       ({ sandbox, page, userData } = office);
       // A second calendar, as the service's web interface would make it.
-      const made = await fetch(`${sandbox.baseUrl}/kalender`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${office.officeUser().accessToken}`,
-          'content-type': 'application/vnd.api+json',
-        },
-        body: JSON.stringify({
-          data: {
-            type: 'kalender',
-            attributes: { name: 'Zyx Altkalender', farbe: '#1a5fd1', beschreibung: '' },
-          },
-        }),
+      spareId = await office.create('/kalender', 'kalender', {
+        name: 'Zyx Altkalender',
+        farbe: '#1a5fd1',
+        beschreibung: '',
       });
-      expect(made.status).toBe(201);
-      spareId = ((await made.json()) as { data: { id: string } }).data.id;
       // A course of the next two weeks with the demo's forms, given one more that is no https
       // address (shown as text, never as a link).
       const [soon, later] = [

@@ -188,21 +188,11 @@ describe.skipIf(!haveChromium)('an office day offline, end to end in Chromium', 
     const officeUser = office.officeUser();
     // A calendar of the office's on the service, as its web interface would make it: the one
     // deleted offline.
-    const made = await fetch(`${sandbox.baseUrl}/kalender`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${officeUser.accessToken}`,
-        'content-type': 'application/vnd.api+json',
-      },
-      body: JSON.stringify({
-        data: {
-          type: 'kalender',
-          attributes: { name: 'Zyx Altkalender', farbe: '#1a5fd1', beschreibung: '' },
-        },
-      }),
+    oldCalendar = await office.create('/kalender', 'kalender', {
+      name: 'Zyx Altkalender',
+      farbe: '#1a5fd1',
+      beschreibung: '',
     });
-    expect(made.status).toBe(201);
-    oldCalendar = ((await made.json()) as { data: { id: string } }).data.id;
     // An occasion of this week with an entry of the office's (occasions come with their entries).
     putOccasionWithEntry(
       sandbox,

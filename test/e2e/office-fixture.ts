@@ -91,6 +91,20 @@ export class OfficeApp {
     return (await response.json()) as T;
   }
 
+  /** A record made on the service as its web interface would (plain HTTP, the office's token): its id. */
+  async create(path: string, type: string, attributes: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${this.sandbox.baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${this.officeUser().accessToken}`,
+        'content-type': 'application/vnd.api+json',
+      },
+      body: JSON.stringify({ data: { type, attributes } }),
+    });
+    expect(response.status, path).toBe(201);
+    return ((await response.json()) as { data: { id: string } }).data.id;
+  }
+
   /** The switch on (the service reachable) or off; idempotent (a failed step may leave it off). */
   async setOnline(on: boolean): Promise<void> {
     if (on === this.up) return;

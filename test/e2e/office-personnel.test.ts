@@ -34,30 +34,15 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
 
   /** A person with an umlaut, blocked, with trainings and a check around today. */
   const makePerson = async () => {
-    const officeUser = office.officeUser();
-    const response = await fetch(`${sandbox.baseUrl}/personal`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${officeUser.accessToken}`,
-        'content-type': 'application/vnd.api+json',
-      },
-      body: JSON.stringify({
-        data: {
-          type: 'user',
-          attributes: {
-            vorname: 'Jürgen',
-            nachname: 'Zyxmüller',
-            mitgliednr: 'ZQ-4711',
-            handy: '0171 555 98 76',
-            email: 'j.zyxmueller@example.org',
-            status: 'gesperrt',
-            gruppen_namen: ['Bereitschaft', 'Sanitätsdienst'],
-          },
-        },
-      }),
+    const id = await office.create('/personal', 'user', {
+      vorname: 'Jürgen',
+      nachname: 'Zyxmüller',
+      mitgliednr: 'ZQ-4711',
+      handy: '0171 555 98 76',
+      email: 'j.zyxmueller@example.org',
+      status: 'gesperrt',
+      gruppen_namen: ['Bereitschaft', 'Sanitätsdienst'],
     });
-    expect(response.status).toBe(201);
-    const id = ((await response.json()) as { data: { id: string } }).data.id;
     // Trainings are records of their own on the service, embedded in the person as well.
     const now = new Date().toISOString();
     const trainings = [
@@ -851,14 +836,9 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
     await page.getByTestId('person-save').click();
     await expect.poll(() => form.count()).toBe(0);
     await expect.poll(() => pendingOf(page), { timeout: 60_000, interval: 250 }).toBe(0);
-    const officeUser = office.officeUser();
-    const response = await fetch(`${sandbox.baseUrl}/personal`, {
-      headers: { authorization: `Bearer ${officeUser.accessToken}` },
-    });
-    expect(response.status).toBe(200);
-    const everyone = (await response.json()) as {
+    const everyone = await office.read<{
       data: { id: string; attributes: Record<string, unknown> }[];
-    };
+    }>('/personal');
     const served = everyone.data.find((person) => person.id === personId)!;
     expect(served.attributes.mitgliednr).toBe('ZQ-4712');
     expect(served.attributes.ort).toBe('Zyxstadt');
