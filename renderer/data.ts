@@ -17,9 +17,11 @@ import {
 import { currentLanguage } from './i18n';
 import { asCoreError, useApp, useTablesVersion } from './stores';
 
-export interface QueryState<T> {
+export interface QueryState<T, A = unknown> {
   /** The last answer (kept while the next one loads, so lists never flash empty). */
   data: T | undefined;
+  /** The arguments `data` answers (the last ones asked for may not have come yet). */
+  shownArgs: A | undefined;
   error: CoreError | null;
   loading: boolean;
   reload(): void;
@@ -38,15 +40,13 @@ export function useQuery<N extends ReadCallName>(
   name: N,
   args: CallArgs<N>,
   options: { enabled?: boolean } = {},
-): QueryState<CallResults[N]> {
+): QueryState<CallResults[N], CallArgs<N>> {
   const bridge = useApp((store) => store.bridge);
   const tablesVersion = useTablesVersion(CALL_READS[name]);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<Omit<QueryState<CallResults[N]>, 'reload' | 'update'>>({
-    data: undefined,
-    error: null,
-    loading: true,
-  });
+  const [state, setState] = useState<
+    Omit<QueryState<CallResults[N], CallArgs<N>>, 'reload' | 'update'>
+  >({ data: undefined, shownArgs: undefined, error: null, loading: true });
   const key = JSON.stringify(args);
   const latest = useRef(0);
   const enabled = options.enabled ?? true;
@@ -54,9 +54,11 @@ export function useQuery<N extends ReadCallName>(
     if (!bridge || !enabled) return;
     const run = ++latest.current;
     setState((previous) => ({ ...previous, loading: true }));
-    bridge.call(name, JSON.parse(key) as CallArgs<N>).then(
+    const asked = JSON.parse(key) as CallArgs<N>;
+    readTogether(bridge.call(name, asked)).then(
       (data) => {
-        if (run === latest.current) setState({ data, error: null, loading: false });
+        if (run === latest.current)
+          setState({ data, shownArgs: asked, error: null, loading: false });
       },
       (error: unknown) => {
         if (run === latest.current)
@@ -73,6 +75,52 @@ export function useQuery<N extends ReadCallName>(
     [],
   );
   return { ...state, reload, update };
+}
+
+/** How long an answer waits at most for the others asked with it. */
+export const TOGETHER_MS = 50;
+
+interface Wave {
+  pending: number;
+  held: (() => void)[];
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+let asking: Wave | null = null;
+
+function release(wave: Wave): void {
+  if (wave.timer !== null) clearTimeout(wave.timer);
+  wave.timer = null;
+  for (const settle of wave.held.splice(0)) settle();
+}
+
+/**
+ * Reads asked in the same task (a view's list and its totals, after one filter change) answer
+ * together: each answer waits for the others (up to TOGETHER_MS), then all settle in one task, so
+ * the screen renders, lays out and paints once instead of once per answer.
+ */
+export function readTogether<T>(answer: Promise<T>): Promise<T> {
+  if (!asking) {
+    const wave: Wave = { pending: 0, held: [], timer: null };
+    asking = wave;
+    queueMicrotask(() => {
+      if (asking === wave) asking = null;
+    });
+  }
+  const wave = asking;
+  wave.pending += 1;
+  return new Promise<T>((resolve, reject) => {
+    const hold = (settle: () => void) => {
+      wave.pending -= 1;
+      wave.held.push(settle);
+      if (wave.pending === 0) release(wave);
+      else wave.timer ??= setTimeout(() => release(wave), TOGETHER_MS);
+    };
+    answer.then(
+      (value) => hold(() => resolve(value)),
+      (error: unknown) => hold(() => reject(error)),
+    );
+  });
 }
 
 /** A refused field: its dotted path (`attributes.first_name`) and the words in the language in use. */
@@ -200,7 +248,7 @@ export function useWindowedQuery<N extends PagedCallName>(
       if (asked.current.has(ask) || (shown.key === key && shown.blocks.has(block))) continue;
       asked.current.add(ask);
       const pageArgs = { ...args, limit: BLOCK, offset: block * BLOCK } as unknown as CallArgs<N>;
-      bridge.call(name, pageArgs).then(
+      readTogether(bridge.call(name, pageArgs)).then(
         (answer) => {
           asked.current.delete(ask);
           if (current.current !== key) return;

@@ -38,6 +38,10 @@ export function argsOf(filter: OfficeHoursFilter): HoursArgs {
   };
 }
 
+function withoutLimit({ limit: _limit, ...args }: QueryArgs<'hours.totals'>): HoursArgs {
+  return args;
+}
+
 export function OfficeHours() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -91,10 +95,14 @@ export function OfficeHours() {
   }, [setDialog]);
 
   const total = entries.head?.total ?? 0;
+  // The filters the list and the totals show: they stay the old one until the new one's answer
+  // came, so the (memoised) list and totals paint once per filter, with its rows.
+  const listFilter = entries.head ? JSON.stringify(entries.shownArgs) : undefined;
+  const totalsFilter = totals.shownArgs
+    ? JSON.stringify(withoutLimit(totals.shownArgs))
+    : undefined;
   // The view shows this filter once the list's first block and the totals answered it.
-  const listShown = entries.head !== undefined && JSON.stringify(entries.shownArgs) === key;
-  const totalsShown = totals.data !== undefined && !totals.loading;
-  const painted = listShown && totalsShown ? key : undefined;
+  const painted = listFilter === key && totalsFilter === key ? key : undefined;
 
   const entryWords = (item: HoursItem) =>
     t('hoursOffice.entryWords', {
@@ -325,7 +333,7 @@ export function OfficeHours() {
               className="hours-empty"
               data-testid="office-hours-empty"
               data-total={0}
-              data-filter={listShown ? key : undefined}
+              data-filter={listFilter}
             >
               <p>{t('hoursOffice.empty')}</p>
             </div>
@@ -333,7 +341,7 @@ export function OfficeHours() {
             <OfficeHoursList
               total={total}
               itemAt={entries.itemAt}
-              filterKey={listShown ? key : undefined}
+              filterKey={listFilter}
               onRange={onRange}
               focusId={focusId}
               onFocusTaken={focusTaken}
@@ -346,7 +354,7 @@ export function OfficeHours() {
           </p>
         </div>
 
-        <OfficeTotals totals={shownTotals} filterKey={totalsShown ? key : undefined} />
+        <OfficeTotals totals={shownTotals} filterKey={totalsFilter} />
       </div>
 
       <HoursDialog

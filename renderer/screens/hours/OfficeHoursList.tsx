@@ -60,7 +60,7 @@ export const OfficeHoursList = memo(function OfficeHoursList({
   const { scroller, virtualizer, rows, index, setActive, move, moveKey } = useRovingRows({
     count: total,
     rowHeight: ROW_HEIGHT,
-    overscan: 10,
+    overscan: 5,
     onRange,
   });
 
@@ -118,7 +118,13 @@ export const OfficeHoursList = memo(function OfficeHoursList({
             };
             if (!item)
               return (
-                <div key={row.key} style={style} role="listitem" aria-busy="true">
+                <div
+                  key={row.key}
+                  className="office-hours-slot"
+                  style={style}
+                  role="listitem"
+                  aria-busy="true"
+                >
                   <div className="office-hours-row placeholder" aria-hidden="true" />
                 </div>
               );
@@ -126,7 +132,7 @@ export const OfficeHoursList = memo(function OfficeHoursList({
             const occasionTyp = item.anlassTyp ? words.occasionTyp(item.anlassTyp) : null;
             const person = item.userName ?? words.unknownPerson;
             return (
-              <div key={row.key} style={style} role="listitem">
+              <div key={row.key} className="office-hours-slot" style={style} role="listitem">
                 <div
                   className="office-hours-row"
                   tabIndex={row.index === index ? 0 : -1}
