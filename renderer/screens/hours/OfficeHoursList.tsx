@@ -6,7 +6,7 @@
 import { memo, useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HoursItem } from '../../contract';
-import { formatDay, formatHours, formatTime, rememberEach } from '../../format';
+import { formatDay, formatTime, hoursWords, rememberEach } from '../../format';
 import { useRovingRows } from '../../list-keys';
 
 const ROW_HEIGHT = 52;
@@ -47,9 +47,7 @@ export const OfficeHoursList = memo(function OfficeHoursList({
       edit: t('hours.edit'),
       deleteButton: t('hours.delete.button'),
       deleteKey: t('hours.deleteKey'),
-      amount: rememberEach((hours: number) =>
-        t('hours.unit', { hours: formatHours(hours, language) }),
-      ),
+      amount: hoursWords((values) => t('hours.unit', values), language),
       occasionTyp: rememberEach((typ: string) =>
         t(`hours.anlassTyp.${typ}`, { defaultValue: typ }),
       ),

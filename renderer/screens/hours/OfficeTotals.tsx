@@ -4,7 +4,7 @@
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QueryResults } from '../../contract';
-import { formatHours, formatNumber, rememberEach } from '../../format';
+import { formatHours, formatNumber, hoursWords } from '../../format';
 import { useHoursUi } from './state';
 
 export const OfficeTotals = memo(function OfficeTotals({
@@ -18,9 +18,9 @@ export const OfficeTotals = memo(function OfficeTotals({
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const setFilter = useHoursUi((state) => state.setFilter);
-  // Fifty people's rows: each amount and word looked up once.
+  // Fifty people's rows: the unit's words looked up once.
   const amount = useMemo(
-    () => rememberEach((hours: number) => t('hours.unit', { hours: formatHours(hours, language) })),
+    () => hoursWords((values) => t('hours.unit', values), language),
     [t, language],
   );
   const onlyPerson = t('hoursOffice.totals.onlyPerson');
