@@ -69,9 +69,11 @@ export const OfficeTotals = memo(function OfficeTotals({
           })}
         </h2>
         <ul className="office-totals-list office-totals-people">
-          {(totals?.byUser ?? []).map((row) => (
+          {(totals?.byUser ?? []).map((row, place) => (
+            // By place: a new filter puts other people first, and each place then changes its
+            // words instead of its node moving.
             <li
-              key={row.userId ?? '-'}
+              key={place}
               data-testid="office-person-total"
               data-user-id={row.userId ?? ''}
               data-stunden={row.stunden}
