@@ -1,6 +1,7 @@
 // The screens' way to the data: queries that read again when a table they read changes (the
-// contract's CALL_READS against data.changed's tables), and commands checked with the contract's
-// own schemas before they are sent, so a mistake shows next to its field and nothing is queued.
+// contract's CALL_READS against data.changed's tables), whose answers asked together are laid in
+// together (one render), and commands checked with the contract's own schemas before they are
+// sent, so a mistake shows next to its field and nothing is queued.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import {
