@@ -54,8 +54,8 @@ function cached<T>(formats: Map<string, T>, key: string, make: () => T): T {
 
 /**
  * `words` remembering each answer: a list's rows say the same few things (an amount of hours, a
- * kind of occasion) and i18next's lookup costs tens of microseconds a time. Make one per render
- * (useMemo on `t`), so a language changed makes a new one.
+ * kind of occasion) and i18next's lookup costs tens of microseconds a time. Make one per language
+ * (useMemo on `t` and the language), so a language changed makes a new one.
  */
 export function rememberEach<K, V>(words: (key: K) => V): (key: K) => V {
   const known = new Map<K, V>();

@@ -291,25 +291,22 @@ export async function addParticipantAndField(
 }
 
 /**
- * An occasion of two days ago with a 3-hour entry (type 2, not approved) of `userId`, put on the
- * service (occasions come to the app with their entries).
+ * An occasion of some days ago (two unless told) with an entry of `userId` (3 hours of type 2, a
+ * "dienst" unless told; not approved), put on the service (occasions come to the app with their
+ * entries).
  */
 export function putOccasionWithEntry(
   sandbox: RunningSandbox,
   ids: { occasion: string; entry: string; userId: string },
   beschreibung: string,
+  { daysAgo = 2, typ = 'dienst', stunden = 3, typId = '2' } = {},
 ): void {
-  const twoDaysAgo = Date.now() - 2 * 86_400_000;
-  const written = formatBerlinDateTime(twoDaysAgo);
+  const then = Date.now() - daysAgo * 86_400_000;
+  const written = formatBerlinDateTime(then);
   sandbox.store.put({
     type: 'helferstunden_anlass',
     id: ids.occasion,
-    attributes: {
-      typ: 'dienst',
-      beschreibung,
-      datum: formatBerlinDate(twoDaysAgo),
-      updated_at: written,
-    },
+    attributes: { typ, beschreibung, datum: formatBerlinDate(then), updated_at: written },
     relationships: { referenz: null },
   });
   sandbox.store.put({
@@ -319,7 +316,7 @@ export function putOccasionWithEntry(
       freigegeben: false,
       von: written,
       bis: null,
-      stunden: 3,
+      stunden,
       anfahrt_km: null,
       freies_zahlenfeld: null,
       bemerkung: '',
@@ -328,7 +325,7 @@ export function putOccasionWithEntry(
     },
     relationships: {
       anlass: { type: 'helferstunden_anlass', id: ids.occasion },
-      typ: { type: 'helferstunden_typ', id: '2' },
+      typ: { type: 'helferstunden_typ', id: typId },
       user: { type: 'user', id: ids.userId },
     },
   });

@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { SCOPE_CATALOGUE } from '../../sandbox/auth/scopes';
-import { formatBerlinDate, formatBerlinDateTime } from '../../sandbox/data/time';
+import { formatBerlinDate } from '../../sandbox/data/time';
 import type { RunningSandbox } from '../../sandbox/server';
-import { useOfficeApp } from './office-fixture';
+import { putOccasionWithEntry, useOfficeApp } from './office-fixture';
 import { adminRequest, chromiumPresent, LAPTOP, pendingOf, shot, SMALL_LAPTOP } from './support';
 
 const haveChromium = chromiumPresent('office personnel e2e');
@@ -89,39 +89,18 @@ describe.skipIf(!haveChromium)('the office’s personnel workspace in Chromium',
    * window (one with a date in the next two weeks), as the service's web pages would.
    */
   const makeOccasionAndClient = () => {
-    sandbox.store.put({
-      type: 'helferstunden_anlass',
-      id: '990100',
-      attributes: {
-        typ: 'sonstiges',
-        beschreibung: 'Zyxfest der Bereitschaft',
-        datum: fromToday(-3),
-        updated_at: formatBerlinDateTime(Date.now()),
-      },
-      relationships: { referenz: null },
-    });
     // The service names occasions only with the entries that use them: one of the office's own.
-    const written = formatBerlinDateTime(Date.now() - 3 * 86_400_000);
-    sandbox.store.put({
-      type: 'helferstunden',
-      id: '990101',
-      attributes: {
-        freigegeben: false,
-        von: written,
-        bis: null,
+    putOccasionWithEntry(
+      sandbox,
+      { occasion: '990100', entry: '990101', userId: office.officeUser().id },
+      'Zyxfest der Bereitschaft',
+      {
+        daysAgo: 3,
+        typ: 'sonstiges',
         stunden: 2,
-        anfahrt_km: null,
-        freies_zahlenfeld: null,
-        bemerkung: '',
-        created_at: written,
-        updated_at: written,
+        typId: sandbox.store.all('helferstunden_typ')[0]!.id,
       },
-      relationships: {
-        anlass: { type: 'helferstunden_anlass', id: '990100' },
-        typ: { type: 'helferstunden_typ', id: sandbox.store.all('helferstunden_typ')[0]!.id },
-        user: { type: 'user', id: office.officeUser().id },
-      },
-    });
+    );
     sandbox.store.put({
       type: 'client',
       id: '990200',
