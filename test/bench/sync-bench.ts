@@ -483,15 +483,25 @@ function bulkInsertSeconds(replica: Replica, file: string): number {
       name: string;
       sql: string;
     }[];
-  // A virtual table (the people's search index) makes its own shadow tables and is filled by
-  // its triggers: created, never copied.
+  // A virtual table (the people's search index) makes its own shadow tables; it and the tables
+  // the triggers keep (the people by status) are filled by the triggers: created, never copied.
   const all = schema('table');
+  const triggers = schema('trigger');
   const virtual = all.filter((table) => /^CREATE VIRTUAL TABLE/i.test(table.sql));
   const shadow = (name: string) => virtual.some((table) => name.startsWith(`${table.name}_`));
-  const tables = all.filter((table) => !shadow(table.name) && !virtual.includes(table));
+  const kept = new Set(
+    triggers.flatMap((trigger) =>
+      [...trigger.sql.matchAll(/\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE)\s+(\w+)/gi)].map(
+        (match) => match[1]!,
+      ),
+    ),
+  );
+  const tables = all.filter(
+    (table) => !shadow(table.name) && !virtual.includes(table) && !kept.has(table.name),
+  );
   // The same schema, indexes and triggers included: they are part of what an insert costs.
-  for (const entry of [...tables, ...virtual, ...schema('index'), ...schema('trigger')])
-    target.exec(entry.sql);
+  const created = all.filter((table) => !shadow(table.name));
+  for (const entry of [...created, ...schema('index'), ...triggers]) target.exec(entry.sql);
   const data = tables.map((table) => ({
     table,
     rows: replica.sqlite.prepare(`SELECT * FROM ${table.name}`).raw().all() as unknown[][],
