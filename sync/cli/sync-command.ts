@@ -134,7 +134,7 @@ async function syncCommand(options: SyncCommandOptions): Promise<number> {
     lock = acquireSyncLock(options.db);
     let replica: Replica | undefined;
     try {
-      replica = openReplica(options.db);
+      replica = openReplica(options.db, { use: 'sync' });
       if (feedUrl !== undefined) setFeedUrl(replica, feedUrl);
       summary = await syncOnce({
         api,

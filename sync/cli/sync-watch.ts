@@ -61,7 +61,7 @@ export async function watchCommand(options: SyncCommandOptions): Promise<number>
     );
     const feedUrl = feedUrlOption(options);
     lock = acquireSyncLock(options.db, { command: 'vorort sync --watch' });
-    replica = openReplica(options.db);
+    replica = openReplica(options.db, { use: 'sync' });
     if (feedUrl !== undefined) setFeedUrl(replica, feedUrl);
     const sqlite = replica.sqlite;
     const report = watchReport(

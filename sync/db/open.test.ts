@@ -28,6 +28,18 @@ describe('openReplica', () => {
     await again.close();
   });
 
+  it("maps the file for the screens' connection, not for a sync's (its read pages would count as its memory)", async () => {
+    const file = join(dir, 'uses.sqlite');
+    const screens = openReplica(file);
+    const sync = openReplica(file, { use: 'sync' });
+    expect(screens.sqlite.pragma('mmap_size', { simple: true })).toBe(268435456);
+    expect(screens.sqlite.pragma('cache_size', { simple: true })).toBe(-32768);
+    expect(sync.sqlite.pragma('mmap_size', { simple: true })).toBe(0);
+    expect(sync.sqlite.pragma('cache_size', { simple: true })).toBe(-16384);
+    await sync.close();
+    await screens.close();
+  });
+
   it('cascades a person’s deletion to their trainings and qualifications', async () => {
     const replica = openReplica(join(dir, 'cascade.sqlite'));
     const record = { base: '{}', synced_at: 'now' };

@@ -67,6 +67,15 @@ export interface OpenReplicaOptions {
    * (how the Electron app reaches its sync worker threads too), else the package's own build.
    */
   nativeBinding?: string;
+  /**
+   * What the connection is for. 'screens' (the default): reads through a memory map and a 32 MB
+   * page cache, as screens jump between lists. 'sync': the connection that writes what the pull
+   * brings (the sync worker, `vorort sync`): no memory map, as a first sync touches most of the
+   * file and every mapped page it read would count as the process's memory (about 30 MB of the
+   * `large` office's first sync), and a 16 MB page cache; its writes go through the cache either
+   * way (issue 25: peak memory of a first sync).
+   */
+  use?: 'screens' | 'sync';
 }
 
 /** The environment variable naming better-sqlite3's compiled module (see nativeBinding). */
@@ -105,8 +114,14 @@ export function openReplica(file: string, options: OpenReplicaOptions = {}): Rep
     sqlite.pragma('busy_timeout = 5000');
     // Screens jump between lists (personnel by another letter, another course): reads through a
     // memory map and a larger page cache instead of a system call per page of a 100 MB replica.
-    sqlite.pragma('mmap_size = 268435456');
-    sqlite.pragma('cache_size = -32768');
+    // A sync's connection neither (see OpenReplicaOptions.use).
+    if (options.use === 'sync') {
+      sqlite.pragma('mmap_size = 0');
+      sqlite.pragma('cache_size = -16384');
+    } else {
+      sqlite.pragma('mmap_size = 268435456');
+      sqlite.pragma('cache_size = -32768');
+    }
   } catch (error) {
     sqlite.close();
     if (error instanceof ReplicaError) throw error;

@@ -14,7 +14,7 @@ parentPort?.on('message', (message: unknown) => {
 });
 
 const api = createApiClient({ ...input.client, tokens: staticToken(input.token) });
-const replica = openReplica(input.replicaFile);
+const replica = openReplica(input.replicaFile, { use: 'sync' });
 try {
   const summary = await runSync({
     api,

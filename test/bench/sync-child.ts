@@ -26,7 +26,8 @@ const api = createApiClient({
     if (bytes > largest.bytes) largest = { path: new URL(url).pathname, bytes };
   },
 });
-const replica = openReplica(file);
+// Opened as the app's sync worker opens it.
+const replica = openReplica(file, { use: 'sync' });
 // What the process holds before the sync: Node, the TypeScript loader, the code, an empty replica.
 const beforeSyncRssKiB = Math.round(process.memoryUsage().rss / 1024);
 const started = performance.now();
