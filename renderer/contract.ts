@@ -54,4 +54,6 @@ export {
   serviceDay,
   serviceTime,
   toServiceDateTime,
+  courseFoundBy,
+  foldForSearch,
 } from '../sync/contract';

@@ -2,7 +2,7 @@
 // contract's CALL_READS against data.changed's tables), whose answers asked together are laid in
 // together (one render), and commands checked with the contract's own schemas before they are
 // sent, so a mistake shows next to its field and nothing is queued.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import {
   CALL_READS,
@@ -211,15 +211,27 @@ export interface WindowedState<N extends PagedCallName> {
 const BLOCK = 100;
 
 /**
+ * Whether new arguments only narrow the old ones (a search typed further): the test an item of
+ * the old answer must pass to be in the new one, or null when they do not only narrow.
+ */
+export type Narrowing<N extends PagedCallName> = (
+  before: Omit<CallArgs<N>, 'limit' | 'offset'>,
+  after: Omit<CallArgs<N>, 'limit' | 'offset'>,
+) => ((item: ItemOf<N>) => boolean) | null;
+
+/**
  * A long list read in blocks of 100 around what is in view (the 10,000th person without reading
  * the 9,999 before): `wanted` is the index range the list shows. New arguments, or a change of a
  * table the read reads, read the blocks in view again; the old rows stay until the first new
- * block came, so the list never flashes empty.
+ * block came, so the list never flashes empty. With `narrowing`, arguments that only narrow an
+ * answer the page holds whole show its rows that pass at once (a search typed further paints in
+ * the key's own frame, not after a round trip to the core); the core's answer then replaces them.
  */
 export function useWindowedQuery<N extends PagedCallName>(
   name: N,
   args: Omit<CallArgs<N>, 'limit' | 'offset'>,
   wanted: { from: number; to: number },
+  narrowing?: Narrowing<N>,
 ): WindowedState<N> {
   const bridge = useApp((store) => store.bridge);
   const tablesVersion = useTablesVersion(CALL_READS[name]);
@@ -270,10 +282,51 @@ export function useWindowedQuery<N extends PagedCallName>(
     // `args` is in `key`; `shown` changes with every block that comes (which may ask the next).
   }, [bridge, name, key, firstBlock, lastBlock, shown]);
 
-  const { blocks, head, error, args: shownArgs } = shown;
+  const narrowed = useMemo(
+    () => (narrowing && shown.key !== key ? narrowedAnswer(shown, key, args, narrowing) : null),
+    // `args` is in `key`.
+    [shown, key, narrowing],
+  );
+  const { blocks, head, error, args: shownArgs } = narrowed ?? shown;
   const itemAt = useCallback(
     (index: number) => blocks.get(Math.floor(index / BLOCK))?.[index % BLOCK],
     [blocks],
   );
   return { itemAt, head, shownArgs, error };
+}
+
+/**
+ * The rows of the answer shown that pass the narrowing to `args`, as an answer of `key`; null
+ * when the answer is not held whole, is of other tables' versions, failed, or `args` do not only
+ * narrow it.
+ */
+export function narrowedAnswer<N extends PagedCallName>(
+  shown: {
+    key: string;
+    blocks: ReadonlyMap<number, ItemOf<N>[]>;
+    head: CallResults[N] | undefined;
+    args: Omit<CallArgs<N>, 'limit' | 'offset'> | undefined;
+    error: CoreError | null;
+  },
+  key: string,
+  args: Omit<CallArgs<N>, 'limit' | 'offset'>,
+  narrowing: Narrowing<N>,
+) {
+  const version = (of: string) => of.slice(of.lastIndexOf('|'));
+  if (!shown.head || !shown.args || shown.error || version(shown.key) !== version(key)) return null;
+  const keep = narrowing(shown.args, args);
+  if (!keep) return null;
+  const { total } = shown.head as { total: number };
+  const held: ItemOf<N>[] = [];
+  for (let block = 0; block * BLOCK < total; block += 1) {
+    const items = shown.blocks.get(block);
+    if (!items) return null;
+    held.push(...items);
+  }
+  const kept = held.filter(keep);
+  const blocks = new Map<number, ItemOf<N>[]>();
+  for (let block = 0; block * BLOCK < kept.length; block += 1)
+    blocks.set(block, kept.slice(block * BLOCK, (block + 1) * BLOCK));
+  const head = { ...shown.head, total: kept.length, items: kept.slice(0, BLOCK) };
+  return { blocks, head, args, error: null };
 }

@@ -33,6 +33,8 @@ import type {
 } from './contract/sync-status';
 // The service's wall clock, read alike by the core and the screens.
 export { SERVICE_ZONE, serviceDay, serviceTime, toServiceDateTime } from './contract/service-time';
+// How a search compares text, alike in the core and the page.
+export { courseFoundBy, foldForSearch } from './contract/search-text';
 import type { CallName, HostEvent } from './contract/host';
 import { calendarDay } from './contract/export';
 

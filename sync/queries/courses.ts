@@ -45,7 +45,8 @@ const listColumns = [
  * The filters courses.list and courses.days share, over `courses c`: a trainer (`self`: the
  * signed-in user; unknown yet: nobody), course type and client (courses.list's only), and a
  * search anywhere in the title or the course number,
- * ignoring case and diacritics ("2026-46" and "fb-2026" find "EH-FB-2026-46").
+ * ignoring case and diacritics ("2026-46" and "fb-2026" find "EH-FB-2026-46"): what courseFoundBy
+ * (sync/contract/search-text.ts) says in the page.
  */
 function courseConditions(
   args: {

@@ -13,6 +13,7 @@ import {
   type Dispatcher,
   type TypedCaller,
 } from '../../sync/dispatch';
+import { courseFoundBy } from '../../sync/contract';
 import { courseWindow } from '../../sync/pull/collections/courses';
 import { runSync } from '../../sync/pull/engine';
 import { DEFAULT_SYNC_OPTIONS, EVERY_ITEM_EVERY_SYNC } from '../../sync/pull/options';
@@ -114,6 +115,31 @@ describe('courses.list for the office', () => {
     expect(
       await queries.query('courses.list', { clientId: 'no-such-client', limit: 10 }),
     ).toMatchObject({ total: 0, items: [] });
+  });
+
+  it("finds by a search exactly the courses the page's courseFoundBy keeps (a search typed further is narrowed in the page)", async () => {
+    const all = (await queries.query('courses.list', { limit: 1000 })).items;
+    const title = all.find((c) => c.title && c.title.length > 4)!.title!;
+    const number = all.find((c) => c.courseNumber && c.courseNumber.length > 4)!.courseNumber!;
+    const searches = [
+      'k',
+      'K',
+      'ü',
+      'ERSTE',
+      ' hilfe ',
+      title.slice(1, 5).toUpperCase(),
+      number.slice(2, 6),
+      number.slice(-3).toLowerCase(),
+      'nothing like it',
+    ];
+    let found = 0;
+    for (const search of searches) {
+      const answered = await queries.query('courses.list', { search: search.trim(), limit: 1000 });
+      expect(ids(all.filter(courseFoundBy(search))), search).toEqual(ids(answered.items));
+      found += answered.total;
+    }
+    // The searches find something: the comparison is not of empty lists.
+    expect(found).toBeGreaterThan(all.length / 2);
   });
 
   it('reads the courses by the date index, whatever the filter', () => {

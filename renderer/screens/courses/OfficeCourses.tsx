@@ -25,6 +25,7 @@ import { useFill } from '../../layout';
 import { useRovingRows } from '../../list-keys';
 import { useSync } from '../../stores';
 import { NotSent, StatusBadge } from './bits';
+import { searchTypedFurther } from './logic';
 import { CourseDetail } from './CourseDetail';
 import { NewCourseDialog } from './NewCourseDialog';
 import { addDays, useCoursesUi } from './state';
@@ -67,6 +68,7 @@ export function OfficeCourses() {
       sort: 'date',
     },
     range,
+    searchTypedFurther,
   );
   const total = courses.head?.total ?? null;
 

@@ -1,7 +1,13 @@
 // The courses workspace's decisions that need no screen: what a row's attendance is, the
-// command a walk-in form stands for, the map link of a place. Kept apart from the components so
+// command a walk-in form stands for, the map link of a place, a search typed further. Kept apart from the components so
 // that tests run them against the contract and the sandbox.
-import type { CommandArgs, ParticipationItem } from '../../contract';
+import {
+  courseFoundBy,
+  foldForSearch,
+  type CommandArgs,
+  type ParticipationItem,
+} from '../../contract';
+import type { Narrowing } from '../../data';
 import { serviceDay } from '../../format';
 
 export type Attendance = 'present' | 'absent' | 'open';
@@ -139,3 +145,16 @@ export function mapUrl(geo: unknown): string | null {
   if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
   return `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`;
 }
+
+/**
+ * A search typed further (its text within the new one's, every other filter the same) keeps the
+ * courses the new text finds: the list shows them in the key's own frame, the core's answer
+ * follows.
+ */
+export const searchTypedFurther: Narrowing<'courses.list'> = (before, after) => {
+  const { search: was = '', ...othersBefore } = before;
+  const { search: is = '', ...othersAfter } = after;
+  if (JSON.stringify(othersBefore) !== JSON.stringify(othersAfter)) return null;
+  const [wasFolded, isFolded] = [foldForSearch(was.trim()), foldForSearch(is.trim())];
+  return isFolded !== wasFolded && isFolded.includes(wasFolded) ? courseFoundBy(is) : null;
+};
