@@ -14,10 +14,21 @@ export interface WorkerSyncRun extends WorkerSyncInput {
   workerUrl?: URL;
 }
 
+/**
+ * The sync worker's old generation, in MB. Its live data stays small (the streaming reader: a
+ * `large` office's sync completes within 96 MB, test/sync/stream-reader.test.ts), but without a
+ * limit V8 lets the garbage of 21,000 answers grow the heap to 230–290 MB before it collects;
+ * with this one the process peaks at about 235 MB instead of 280–500 (issue 25). Twice the
+ * proven floor: a sync that needed more would stop with an error and commit nothing of the
+ * answer it was reading (DESIGN rule 14).
+ */
+export const SYNC_WORKER_HEAP_MB = 192;
+
 export function runSyncInWorker(run: WorkerSyncRun): Promise<SyncSummary> {
   const { onProgress, signal, workerUrl, ...input } = run;
   const worker = new Worker(workerUrl ?? new URL('./sync-worker-source.mjs', import.meta.url), {
     workerData: input,
+    resourceLimits: { maxOldGenerationSizeMb: SYNC_WORKER_HEAP_MB },
   });
   const cancel = () => worker.postMessage('cancel');
   signal?.addEventListener('abort', cancel, { once: true });

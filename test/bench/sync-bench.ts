@@ -12,7 +12,7 @@
 // at once by its baselines. Ratios are the median of the rounds'. A small sync's time is much
 // fixed cost (planning, finishing): the time with no request in flight is reported beside it.
 // Also: the peak memory of a process that only syncs (test/bench/sync-child.ts, bundled as the app
-// ships it; the sandbox runs in its own process), the main thread's longest block while a full sync runs in a worker thread,
+// ships it, with its sync worker's heap limit; the sandbox runs in its own process), the main thread's longest block while a full sync runs in a worker thread,
 // and the p95 of two local reads on the replica that full sync made.
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
@@ -27,7 +27,7 @@ import { createApiClient, staticToken, type ApiClient } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import type { SyncOptions, SyncProfile } from '../../sync/pull/options';
-import { runSyncInWorker } from '../../sync/pull/worker';
+import { runSyncInWorker, SYNC_WORKER_HEAP_MB } from '../../sync/pull/worker';
 import { createDispatcher, typedCaller } from '../../sync/dispatch';
 import { spawnSandbox } from '../support/sandbox-process';
 
@@ -419,9 +419,13 @@ async function syncInChild(
 ): Promise<ChildFigures> {
   const file = join(dir, `child${flags.join('')}.sqlite`);
   removeDatabase(file);
-  const child = spawn(process.execPath, [await bundledChild(), baseUrl, token, file, ...flags], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // The heap limit of the app's sync worker (a worker's resourceLimits are the same V8 limit).
+  const heap = `--max-old-space-size=${SYNC_WORKER_HEAP_MB}`;
+  const child = spawn(
+    process.execPath,
+    [heap, await bundledChild(), baseUrl, token, file, ...flags],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
