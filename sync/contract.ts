@@ -219,7 +219,7 @@ export const queries = {
     text: z.string().min(1).max(100),
     limit: z.number().int().min(1).max(50).default(10),
   }),
-  'sync.status': z.object({}),
+  'sync.status': z.object({ freshness: z.boolean().default(false) }),
   /** What the last syncs could not apply: unreadable records and failed items, newest first. */
   'sync.quarantine': z.object({ collection: z.string().max(60).optional(), ...page }),
   /** Per area of the service: may this account read it, is it licensed (403 / 423)? */

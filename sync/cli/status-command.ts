@@ -30,7 +30,9 @@ async function statusCommand(options: { db: string; json?: boolean }): Promise<n
   try {
     const replica = openReplica(options.db, { mode: 'existing' });
     try {
-      status = await callOrThrow(createDispatcher(replica), 'sync.status', {});
+      status = await callOrThrow(createDispatcher(replica), 'sync.status', {
+        freshness: true,
+      });
     } finally {
       await replica.close();
     }
@@ -58,8 +60,9 @@ async function statusCommand(options: { db: string; json?: boolean }): Promise<n
   }
   if (status.restore)
     print(restoreWords({ ...status.restore, noticedNow: false, complete: false }));
-  if (status.freshness.length) print('Confirmed by the service (rotations):');
-  for (const line of status.freshness.map(freshnessWords)) print(`  ${line}`);
+  const freshness = status.freshness ?? [];
+  if (freshness.length) print('Confirmed by the service (rotations):');
+  for (const line of freshness.map(freshnessWords)) print(`  ${line}`);
   return EXIT.ok;
 }
 

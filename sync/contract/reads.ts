@@ -11,11 +11,14 @@ import * as notifications from './notifications';
 import * as participations from './participations';
 import * as personnel from './personnel';
 
-/** The tables of every collection, and the sync's own: what the status counts and reports. */
+/**
+ * The tables of every collection, and the sync's own: what the status counts and reports (as the
+ * screens ask for it; asked for its freshness, as only `vorort status` does, it reads
+ * `confirmations` too).
+ */
 const STATUS_TABLES = [
   ...new Set([
     ...Object.values(COLLECTIONS).flatMap((collection) => collection.tables),
-    'confirmations',
     'conflicts',
     'outbox',
     'quarantine',

@@ -31,8 +31,12 @@ export interface SyncStatus {
   };
   /** Areas the account cannot use (403) or the organisation has not licensed (423). */
   unavailableAreas: AreaStatus[];
-  /** Per rotation of per-parent collections: how much the service has confirmed, and how long ago. */
-  freshness: RotationFreshness[];
+  /**
+   * Per rotation of per-parent collections: how much the service has confirmed, and how long ago;
+   * null unless asked for (`freshness: true`: it reads every person and course, about 16 ms on
+   * the `large` replica, and no screen shows it; `vorort status` does).
+   */
+  freshness: RotationFreshness[] | null;
   /**
    * The service was restored from a backup and the replica is being read again, as on a first
    * sync: shown until that is complete; null otherwise.

@@ -93,7 +93,7 @@ export function queryHandlers(replica: Replica, now: () => Date = () => new Date
     'forms.all': () => listAllForms(db),
     'feed.events': (args) => listFeedEvents(db, args),
     search: (args) => search(db, args),
-    'sync.status': () => syncStatus(sqlite),
+    'sync.status': (args) => syncStatus(sqlite, args.freshness),
     'sync.quarantine': (args) => listQuarantine(sqlite, args),
     'sync.areas': () => currentAreaStatus(sqlite),
   };

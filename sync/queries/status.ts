@@ -40,7 +40,7 @@ const NOT_MODULES: Record<string, string> = {
 
 const COUNTS = countQueries();
 
-export function syncStatus(sqlite: Sqlite): SyncStatus {
+export function syncStatus(sqlite: Sqlite, withFreshness = false): SyncStatus {
   const counts = Object.fromEntries(
     Object.entries(COUNTS).map(([type, query]) => [
       type,
@@ -83,7 +83,7 @@ export function syncStatus(sqlite: Sqlite): SyncStatus {
     unavailableAreas: areaStatus(states, profileOf(meta.get('profile'))).filter(
       (area) => area.state !== 'available' && area.state !== 'never synced',
     ),
-    freshness: rotationFreshness(sqlite, profileOf(meta.get('profile'))),
+    freshness: withFreshness ? rotationFreshness(sqlite, profileOf(meta.get('profile'))) : null,
     restore: restoreStatus(sqlite, profileOf(meta.get('profile'))),
   };
 }
