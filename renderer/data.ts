@@ -210,6 +210,15 @@ export interface WindowedState<N extends PagedCallName> {
 
 const BLOCK = 100;
 
+/** The blocks a windowed list shows: of which arguments (`key` with the tables' version), its answer's list-wide fields. */
+interface ShownBlocks<N extends PagedCallName> {
+  key: string;
+  blocks: ReadonlyMap<number, ItemOf<N>[]>;
+  head: CallResults[N] | undefined;
+  args: Omit<CallArgs<N>, 'limit' | 'offset'> | undefined;
+  error: CoreError | null;
+}
+
 /**
  * Whether new arguments only narrow the old ones (a search typed further): the test an item of
  * the old answer must pass to be in the new one, or null when they do not only narrow.
@@ -236,13 +245,13 @@ export function useWindowedQuery<N extends PagedCallName>(
   const bridge = useApp((store) => store.bridge);
   const tablesVersion = useTablesVersion(CALL_READS[name]);
   const key = `${JSON.stringify(args)}|${tablesVersion}`;
-  const [shown, setShown] = useState<{
-    key: string;
-    blocks: ReadonlyMap<number, ItemOf<N>[]>;
-    head: CallResults[N] | undefined;
-    args: Omit<CallArgs<N>, 'limit' | 'offset'> | undefined;
-    error: CoreError | null;
-  }>({ key: '', blocks: new Map(), head: undefined, args: undefined, error: null });
+  const [shown, setShown] = useState<ShownBlocks<N>>({
+    key: '',
+    blocks: new Map(),
+    head: undefined,
+    args: undefined,
+    error: null,
+  });
   const asked = useRef(new Set<string>());
   const current = useRef(key);
   current.current = key;
@@ -301,17 +310,11 @@ export function useWindowedQuery<N extends PagedCallName>(
  * narrow it.
  */
 export function narrowedAnswer<N extends PagedCallName>(
-  shown: {
-    key: string;
-    blocks: ReadonlyMap<number, ItemOf<N>[]>;
-    head: CallResults[N] | undefined;
-    args: Omit<CallArgs<N>, 'limit' | 'offset'> | undefined;
-    error: CoreError | null;
-  },
+  shown: ShownBlocks<N>,
   key: string,
   args: Omit<CallArgs<N>, 'limit' | 'offset'>,
   narrowing: Narrowing<N>,
-) {
+): ShownBlocks<N> | null {
   const version = (of: string) => of.slice(of.lastIndexOf('|'));
   if (!shown.head || !shown.args || shown.error || version(shown.key) !== version(key)) return null;
   const keep = narrowing(shown.args, args);
@@ -328,5 +331,5 @@ export function narrowedAnswer<N extends PagedCallName>(
   for (let block = 0; block * BLOCK < kept.length; block += 1)
     blocks.set(block, kept.slice(block * BLOCK, (block + 1) * BLOCK));
   const head = { ...shown.head, total: kept.length, items: kept.slice(0, BLOCK) };
-  return { blocks, head, args, error: null };
+  return { key, blocks, head: head as CallResults[N], args, error: null };
 }
