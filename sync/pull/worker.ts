@@ -24,6 +24,16 @@ export interface WorkerSyncRun extends WorkerSyncInput {
  */
 export const SYNC_WORKER_HEAP_MB = 192;
 
+/** What the person reads when the sync needed more than its limit (V8's words name a heap). */
+const OUT_OF_MEMORY = () =>
+  new Error(
+    `it needed more than the ${SYNC_WORKER_HEAP_MB} MB of memory it may use and stopped; what it had written is kept and the next sync goes on from there`,
+  );
+
+function outOfMemory(error: Error): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
 export function runSyncInWorker(run: WorkerSyncRun): Promise<SyncSummary> {
   const { onProgress, signal, workerUrl, ...input } = run;
   const worker = new Worker(workerUrl ?? new URL('./sync-worker-source.mjs', import.meta.url), {
@@ -41,7 +51,7 @@ export function runSyncInWorker(run: WorkerSyncRun): Promise<SyncSummary> {
       else outcome = { error: revive(message.error) };
     });
     worker.on('error', (error) => {
-      outcome ??= { error };
+      outcome ??= { error: outOfMemory(error) ? OUT_OF_MEMORY() : error };
     });
     worker.on('exit', (code) => {
       signal?.removeEventListener('abort', cancel);

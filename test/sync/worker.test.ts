@@ -1,5 +1,5 @@
 // A sync in a worker thread: same replica as in-process, progress and errors reach the caller.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { startSandbox } from '../../sandbox/server';
 import { ApiError } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
 import { EVERY_ITEM_EVERY_SYNC, type SyncProgress } from '../../sync/pull/options';
-import { runSyncInWorker } from '../../sync/pull/worker';
+import { pathToFileURL } from 'node:url';
+import { runSyncInWorker, SYNC_WORKER_HEAP_MB } from '../../sync/pull/worker';
 import { expectOfficeReplica } from '../support/service-oracle';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -55,6 +56,25 @@ describe('runSyncInWorker', () => {
     expect((error as ApiError).kind).toBe('auth');
     expect((error as ApiError).message).toMatch(/401/);
   });
+
+  it('says in words when a sync needed more memory than the worker may use', async () => {
+    // A worker that keeps everything it allocates: it reaches the limit as a runaway sync would.
+    const hungry = join(dir, 'hungry.mjs');
+    writeFileSync(
+      hungry,
+      'const kept = []; for (;;) kept.push(new Array(100_000).fill(kept.length));',
+    );
+    const error = await runSyncInWorker({
+      replicaFile: join(dir, 'hungry.sqlite'),
+      token: 'unused',
+      client: { baseUrl: sandbox.baseUrl },
+      options: { profile: 'office' },
+      workerUrl: pathToFileURL(hungry),
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `it needed more than the ${SYNC_WORKER_HEAP_MB} MB of memory it may use and stopped; what it had written is kept and the next sync goes on from there`,
+    );
+  }, 60_000);
 
   it('stops when cancelled', async () => {
     const office = sandbox.users.find((u) => u.role === 'office')!;
