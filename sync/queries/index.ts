@@ -15,22 +15,11 @@ import {
   listCourseTrainers,
   listParticipations,
 } from './courses';
-import {
-  hourSuggestions,
-  hoursSettings,
-  hoursSummary,
-  hoursTotals,
-  hoursYears,
-  listHours,
-  listOccasions,
-} from './hours';
+import { hoursSettings, hoursSummary, hoursTotals, hoursYears, listHours } from './hours';
+import { hourSuggestions, listOccasions } from './occasions';
 import {
   calendarIcalUrl,
-  getClient,
   listCalendars,
-  listClientParticipants,
-  listClients,
-  listCompanies,
   listAllForms,
   listFeedEvents,
   listForms,
@@ -40,6 +29,7 @@ import {
   referenceData,
   search,
 } from './misc';
+import { getClient, listClientParticipants, listClients, listCompanies } from './clients';
 import { countByStatus, getPerson, listPersonnel, personnelFacets } from './personnel';
 import { listDue } from './personnel-due';
 import { currentAreaStatus, listQuarantine, syncStatus } from './status';

@@ -10,6 +10,7 @@ import type { Sqlite } from '../db/sqlite';
 import { writtenInCourses } from './courses';
 import { writtenInHours } from './hours';
 import { writtenInMisc } from './misc';
+import { writtenInOccasions } from './occasions';
 import { writtenInPersonnel } from './personnel';
 import type { WrittenReaders } from './record';
 
@@ -18,6 +19,7 @@ const READERS = {
   ...writtenInPersonnel,
   ...writtenInCourses,
   ...writtenInHours,
+  ...writtenInOccasions,
   ...writtenInMisc,
 } satisfies Required<WrittenReaders>;
 
