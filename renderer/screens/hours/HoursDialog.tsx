@@ -12,7 +12,7 @@ import { Combobox, type ComboboxOption } from '../../components/Combobox';
 import { DateField, TimeField } from '../../components/DateTimeFields';
 import { Dialog } from '../../components/Dialog';
 import { InputField, SelectField, TextareaField } from '../../components/Field';
-import { checkCommand, sendCommand, useQuery, type FieldErrors } from '../../data';
+import { checkCommand, sendCommand, useQuery } from '../../data';
 import { errorText } from '../../errors';
 import { showDay } from '../../date-entry';
 import { formatDate, formatHours, serviceDay } from '../../format';
@@ -21,13 +21,17 @@ import {
   anlassArgs,
   createArgs,
   draftOf,
+  FIELD_OF_ANLASS_PATH,
+  FIELD_OF_PATH,
+  FIELD_OF_PROBLEM,
+  placeErrors,
+  type DraftErrors,
   emptyDraft,
   hoursBetween,
   localProblems,
   parseAmount,
   updateArgs,
   type HoursDraft,
-  type LocalProblem,
 } from './draft';
 
 /** What the dialog opens with: a new entry (maybe a suggestion's draft) or an entry to change. */
@@ -37,54 +41,6 @@ export type HoursDialogRequest =
 
 /** A stand-in occasion id, only to check the entry's arguments before a new occasion exists. */
 const PLACEHOLDER_ANLASS = 'local-00000000-0000-4000-8000-000000000000';
-
-/** The form's fields and the contract's paths that land on them. */
-const FIELD_OF_PATH: Record<string, keyof HoursDraft> = {
-  'attributes.von': 'start',
-  'attributes.bis': 'end',
-  'attributes.stunden': 'stunden',
-  'attributes.anfahrt_km': 'km',
-  'attributes.bemerkung': 'bemerkung',
-  'relationships.anlass': 'anlassText',
-  'relationships.typ': 'typId',
-  'relationships.user': 'userText',
-};
-const FIELD_OF_ANLASS_PATH: Record<string, keyof HoursDraft> = {
-  'attributes.typ': 'anlassTyp',
-  'attributes.beschreibung': 'anlassBeschreibung',
-  'attributes.datum': 'anlassDatum',
-};
-const FIELD_OF_PROBLEM: Record<LocalProblem, keyof HoursDraft> = {
-  day: 'day',
-  start: 'start',
-  end: 'end',
-  stunden: 'stunden',
-  km: 'km',
-  anlass: 'anlassText',
-  typ: 'typId',
-  user: 'userText',
-};
-
-type Errors = Partial<Record<keyof HoursDraft, string>>;
-
-function placed(
-  fields: FieldErrors,
-  map: Record<string, keyof HoursDraft>,
-): {
-  errors: Errors;
-  rest: string[];
-} {
-  const errors: Errors = {};
-  const rest: string[] = [];
-  for (const [path, words] of Object.entries(fields)) {
-    const key = Object.entries(map).find(
-      ([prefix]) => path === prefix || path.startsWith(`${prefix}.`),
-    )?.[1];
-    if (key) errors[key] ??= words;
-    else rest.push(words);
-  }
-  return { errors, rest };
-}
 
 export function HoursDialog({
   request,
@@ -129,7 +85,7 @@ function HoursForm({
   const [draft, setDraft] = useState<HoursDraft>(before);
   // Hours follow the times until they are typed themselves (an edit starts with its own hours).
   const [hoursTyped, setHoursTyped] = useState(request.mode === 'edit' || !!request.draft?.stunden);
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<DraftErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // A new occasion made by an earlier try of this dialog (the entry was refused after it).
@@ -203,7 +159,7 @@ function HoursForm({
   const save = async () => {
     setFormError(null);
     // 1. What the contract cannot see: a time not typed is no date-time at all.
-    const local: Errors = {};
+    const local: DraftErrors = {};
     for (const problem of localProblems(draft, office))
       local[FIELD_OF_PROBLEM[problem]] = t(`hours.dialog.problem.${problem}`, {
         day: showDay(serviceDay(), language),
@@ -214,16 +170,16 @@ function HoursForm({
       : (draft.anlassId ?? PLACEHOLDER_ANLASS);
     const anlassCheck =
       draft.newAnlass && !createdAnlass.current
-        ? placed(
+        ? placeErrors(
             checkCommand('helferstunden_anlass.create', anlassArgs(draft)) ?? {},
             FIELD_OF_ANLASS_PATH,
           )
         : { errors: {}, rest: [] };
-    let entryCheck: { errors: Errors; rest: string[] } = { errors: {}, rest: [] };
+    let entryCheck: { errors: DraftErrors; rest: string[] } = { errors: {}, rest: [] };
     if (Object.keys(local).length === 0) {
       if (request.mode === 'create') {
         const args = createArgs(draft, anlassId, office);
-        entryCheck = placed(checkCommand('helferstunden.create', args) ?? {}, FIELD_OF_PATH);
+        entryCheck = placeErrors(checkCommand('helferstunden.create', args) ?? {}, FIELD_OF_PATH);
       } else {
         const args = updateArgs(request.item.id, before, draft, anlassId, office);
         if (args === null && !draft.newAnlass) {
@@ -231,10 +187,10 @@ function HoursForm({
           return;
         }
         if (args)
-          entryCheck = placed(checkCommand('helferstunden.update', args) ?? {}, FIELD_OF_PATH);
+          entryCheck = placeErrors(checkCommand('helferstunden.update', args) ?? {}, FIELD_OF_PATH);
       }
     }
-    const all: Errors = { ...entryCheck.errors, ...anlassCheck.errors, ...local };
+    const all: DraftErrors = { ...entryCheck.errors, ...anlassCheck.errors, ...local };
     const rest = [...entryCheck.rest, ...anlassCheck.rest];
     if (Object.keys(all).length > 0 || rest.length > 0) {
       setErrors(all);
@@ -249,7 +205,10 @@ function HoursForm({
       if (draft.newAnlass && !createdAnlass.current) {
         const made = await sendCommand('helferstunden_anlass.create', anlassArgs(draft));
         if (!made.ok) {
-          const { errors: fieldErrors, rest: other } = placed(made.fields, FIELD_OF_ANLASS_PATH);
+          const { errors: fieldErrors, rest: other } = placeErrors(
+            made.fields,
+            FIELD_OF_ANLASS_PATH,
+          );
           setErrors(fieldErrors);
           setFormError([errorText(made.error, language), ...other].join(' '));
           return;
@@ -270,7 +229,7 @@ function HoursForm({
               },
             );
       if (!result.ok) {
-        const { errors: fieldErrors, rest: other } = placed(result.fields, FIELD_OF_PATH);
+        const { errors: fieldErrors, rest: other } = placeErrors(result.fields, FIELD_OF_PATH);
         setErrors(fieldErrors);
         setFormError([errorText(result.error, language), ...other].join(' '));
         return;

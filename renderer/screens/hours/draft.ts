@@ -3,6 +3,7 @@
 // before the start meaning the next day (a night shift), and for a change only what changed. The
 // office's form (`office`) names the person the entry is for and may approve it.
 import type { CommandArgs, HoursItem } from '../../contract';
+import type { FieldErrors } from '../../data';
 import { serviceDay, serviceTime, toServiceDateTime } from '../../format';
 
 export interface HoursDraft {
@@ -221,4 +222,54 @@ export function anlassArgs(draft: HoursDraft): CommandArgs<'helferstunden_anlass
       ...(draft.anlassDatum ? { datum: draft.anlassDatum } : {}),
     },
   };
+}
+
+/** The form's fields and the contract's paths that land on them. */
+export const FIELD_OF_PATH: Record<string, keyof HoursDraft> = {
+  'attributes.von': 'start',
+  'attributes.bis': 'end',
+  'attributes.stunden': 'stunden',
+  'attributes.anfahrt_km': 'km',
+  'attributes.bemerkung': 'bemerkung',
+  'relationships.anlass': 'anlassText',
+  'relationships.typ': 'typId',
+  'relationships.user': 'userText',
+};
+export const FIELD_OF_ANLASS_PATH: Record<string, keyof HoursDraft> = {
+  'attributes.typ': 'anlassTyp',
+  'attributes.beschreibung': 'anlassBeschreibung',
+  'attributes.datum': 'anlassDatum',
+};
+export const FIELD_OF_PROBLEM: Record<LocalProblem, keyof HoursDraft> = {
+  day: 'day',
+  start: 'start',
+  end: 'end',
+  stunden: 'stunden',
+  km: 'km',
+  anlass: 'anlassText',
+  typ: 'typId',
+  user: 'userText',
+};
+
+/** Words beside the form's fields. */
+export type DraftErrors = Partial<Record<keyof HoursDraft, string>>;
+
+/** The contract's field errors on the form's fields (by `map`), and those that land on none. */
+export function placeErrors(
+  fields: FieldErrors,
+  map: Record<string, keyof HoursDraft>,
+): {
+  errors: DraftErrors;
+  rest: string[];
+} {
+  const errors: DraftErrors = {};
+  const rest: string[] = [];
+  for (const [path, words] of Object.entries(fields)) {
+    const key = Object.entries(map).find(
+      ([prefix]) => path === prefix || path.startsWith(`${prefix}.`),
+    )?.[1];
+    if (key) errors[key] ??= words;
+    else rest.push(words);
+  }
+  return { errors, rest };
 }
