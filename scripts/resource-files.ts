@@ -204,6 +204,9 @@ console.log(
     ? `${counted} files (the ${migrations.length} migrations counted as one: history, a new resource adds one)`
     : `${counted} files`,
 );
+// The core's part, what every resource needs whether or not a screen shows it.
+const screens = naming.filter((file) => file.startsWith('renderer/screens/')).length;
+if (screens > 0) console.log(`${counted - screens} of them without its screens (renderer/screens)`);
 const pathsHold =
   printPath('GET /helferstunden, HTTP answer to SQLite row', HOURS_ANSWER_TO_ROW) &&
   printPath('participations.list, dispatcher to SQL', CALL_TO_SQL);

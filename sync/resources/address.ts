@@ -1,7 +1,14 @@
 // A course's location (`address`), included with the courses.
-import type { AddressesTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface AddressesTable extends RecordColumns {
+  id: string;
+  description: string | null;
+  city: string | null;
+  postal_code: string | null;
+}
 
 export const address = {
   type: 'address',

@@ -1,9 +1,18 @@
 // An occasion's event, a service (`dienst`) or an appointment (`termin`), from the hour entries'
 // `included`: keyed by its type and id. The registry's name is its table's, as the service has
 // no single type for it.
-import type { AnlassReferenzenTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface AnlassReferenzenTable extends RecordColumns {
+  type: string;
+  id: string;
+  titel: string | null;
+  beginn: string | null;
+  ende: string | null;
+  ort: string | null;
+}
 
 export const anlassReferenz = {
   type: 'anlass_referenz',

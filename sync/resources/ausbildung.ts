@@ -1,9 +1,20 @@
 // A person's training (`ausbildung`): embedded in the person's resource or read per person, and
 // writable (a trainer records one offline).
-import type { AusbildungenTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { childRowOf, column } from './columns';
 import { storedText, textOf, type WritableResource } from './resource';
 import { personName } from './user';
+
+export interface AusbildungenTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  user_id: string;
+  bezeichnung: string | null;
+  datum: string | null;
+  gueltig_bis: string | null;
+  updated_at: string | null;
+}
 
 const row = childRowOf<AusbildungenTable>({
   user_id: column.parent('user'),

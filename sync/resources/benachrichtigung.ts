@@ -1,7 +1,17 @@
 // A notification (`benachrichtigung`): read whole; marking it read is a write.
-import type { BenachrichtigungenTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { column, rowOf } from './columns';
 import { storedText, textOf, type WritableResource } from './resource';
+
+export interface BenachrichtigungenTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  titel: string | null;
+  kategorie: string | null;
+  gelesen: number | null;
+  erstellt_am: string | null;
+}
 
 const row = rowOf<BenachrichtigungenTable>({
   titel: column.text('titel'),

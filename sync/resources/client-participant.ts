@@ -1,9 +1,18 @@
 // A course client's participant: a participation as the client's own list shows it, keyed by
 // the client (the parent) and its id. The registry's name is its own: the service sends it as a
 // `participation`, which is the course's participant.
-import type { ClientParticipantsTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { childRowOf, column } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface ClientParticipantsTable extends RecordColumns {
+  client_id: string;
+  id: string;
+  course_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  status: string | null;
+}
 
 export const clientParticipant = {
   type: 'client_participant',

@@ -1,7 +1,13 @@
 // A participant's company (`company`), included with the participations.
-import type { CompaniesTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface CompaniesTable extends RecordColumns {
+  id: string;
+  name: string | null;
+  uvt_id: string | null;
+}
 
 export const company = {
   type: 'company',

@@ -1,7 +1,13 @@
 // A course type (`course_type`): reference data of the course module, read whole.
-import type { CourseTypesTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface CourseTypesTable extends RecordColumns {
+  id: string;
+  name: string | null;
+  short_name: string | null;
+}
 
 const row = rowOf<CourseTypesTable>({
   name: column.text('name'),

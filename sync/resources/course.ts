@@ -1,6 +1,6 @@
 // A course (`course`): read in the sync's window with its dates, writable offline (created with
 // its dates and trainers). Its first and last day come from its dates, not its own resource.
-import type { CoursesTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import {
   attributesOf,
   baseOf,
@@ -18,6 +18,22 @@ import {
   type WritableResource,
   type WriteArgs,
 } from './resource';
+
+export interface CoursesTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  title: string | null;
+  course_number: string | null;
+  status: string | null;
+  course_type_id: string | null;
+  client_id: string | null;
+  location_id: string | null;
+  first_date: string | null;
+  last_date: string | null;
+  max_participants: number | null;
+  number_of_participants: number | null;
+}
 
 /** A course row; its first and last date come from the included course_date resources. */
 function row(

@@ -1,8 +1,18 @@
 // A course's custom field (`customfield`), read per course; writable offline.
-import type { CustomfieldsTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { childRowOf, column } from './columns';
 import { courseTitle } from './course';
 import { storedText, textOf, type WritableResource } from './resource';
+
+export interface CustomfieldsTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  course_id: string;
+  name: string | null;
+  field_type: string | null;
+  position: number | null;
+}
 
 const row = childRowOf<CustomfieldsTable>({
   course_id: column.parent('course'),

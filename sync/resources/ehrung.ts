@@ -1,7 +1,14 @@
 // A person's honour (`ehrung`), read per person; read-only.
-import type { EhrungenTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { childRowOf, column } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface EhrungenTable extends RecordColumns {
+  id: string;
+  user_id: string;
+  bezeichnung: string | null;
+  datum: string | null;
+}
 
 export const ehrung = {
   type: 'ehrung',

@@ -1,9 +1,20 @@
 // An occasion of hour entries (`helferstunden_anlass`), from the entries' `included`; writable
 // (an entry's occasion can be made offline). The service offers no list of occasions, so a create
 // whose answer never came cannot be looked for: it waits for the person to decide.
-import type { HelferstundenAnlaesseTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { column, rowOf, type ServiceResource } from './columns';
 import { dayOf, storedText, textOf, type WritableResource } from './resource';
+
+export interface HelferstundenAnlaesseTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  typ: string | null;
+  beschreibung: string | null;
+  datum: string | null;
+  referenz_type: string | null;
+  referenz_id: string | null;
+}
 
 /** The occasion's `referenz` (its event), as type and id. */
 const referenz = (r: ServiceResource) => {

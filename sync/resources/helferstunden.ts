@@ -1,6 +1,6 @@
 // An hour entry (`helferstunden`): read incrementally in date windows, writable offline; a create
 // whose answer never came is looked for among the entries changed since the request.
-import type { HelferstundenTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { column, rowOf } from './columns';
 import {
   dayOf,
@@ -11,6 +11,19 @@ import {
   textOf,
   type WritableResource,
 } from './resource';
+
+export interface HelferstundenTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  user_id: string | null;
+  anlass_id: string | null;
+  typ_id: string | null;
+  von: string | null;
+  bis: string | null;
+  stunden: number | null;
+  freigegeben: number | null;
+}
 
 const row = rowOf<HelferstundenTable>({
   user_id: column.related('user'),

@@ -28,6 +28,28 @@ import { steuersatz } from './steuersatz';
 import { ueberpruefung } from './ueberpruefung';
 import { user } from './user';
 import { uvt } from './uvt';
+import type { AddressesTable } from './address';
+import type { AnlassReferenzenTable } from './anlass-referenz';
+import type { AusbildungenTable } from './ausbildung';
+import type { BenachrichtigungenTable } from './benachrichtigung';
+import type { ClientsTable } from './client';
+import type { ClientParticipantsTable } from './client-participant';
+import type { CompaniesTable } from './company';
+import type { CoursesTable } from './course';
+import type { CourseDatesTable } from './course-date';
+import type { CourseTypesTable } from './course-type';
+import type { CustomfieldsTable } from './customfield';
+import type { EhrungenTable } from './ehrung';
+import type { HelferstundenTable } from './helferstunden';
+import type { HelferstundenAnlaesseTable } from './helferstunden-anlass';
+import type { HelferstundenTypenTable } from './helferstunden-typ';
+import type { KalenderTable } from './kalender';
+import type { OrganisationsTable } from './organisation';
+import type { ParticipationsTable } from './participation';
+import type { SteuersaetzeTable } from './steuersatz';
+import type { UeberpruefungenTable } from './ueberpruefung';
+import type { UsersTable, QualifikationenTable } from './user';
+import type { UvtsTable } from './uvt';
 
 export {
   address,
@@ -56,6 +78,33 @@ export {
 export { applyQualificationEdits, embeddedAusbildungen, qualifikationRows } from './user';
 export * from './columns';
 export type * from './resource';
+
+/** The replica's tables of the service's resources, by name (part of sync/db/schema's Database). */
+export interface ResourceTables {
+  users: UsersTable;
+  qualifikationen: QualifikationenTable;
+  organisations: OrganisationsTable;
+  ausbildungen: AusbildungenTable;
+  ueberpruefungen: UeberpruefungenTable;
+  ehrungen: EhrungenTable;
+  kalender: KalenderTable;
+  helferstunden_typen: HelferstundenTypenTable;
+  anlass_referenzen: AnlassReferenzenTable;
+  helferstunden_anlaesse: HelferstundenAnlaesseTable;
+  helferstunden: HelferstundenTable;
+  benachrichtigungen: BenachrichtigungenTable;
+  steuersaetze: SteuersaetzeTable;
+  course_types: CourseTypesTable;
+  uvts: UvtsTable;
+  clients: ClientsTable;
+  companies: CompaniesTable;
+  addresses: AddressesTable;
+  courses: CoursesTable;
+  course_dates: CourseDatesTable;
+  participations: ParticipationsTable;
+  client_participants: ClientParticipantsTable;
+  customfields: CustomfieldsTable;
+}
 
 /** The writable resources, one for each type the contract's writes change. */
 const WRITABLE: { readonly [T in WriteResourceType]: WritableResource & { type: T } } = {

@@ -1,7 +1,17 @@
 // A calendar (`kalender`): read whole, writable (created and renamed offline).
-import type { KalenderTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { column, rowOf } from './columns';
 import { storedText, textOf, type WritableResource } from './resource';
+
+export interface KalenderTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  name: string | null;
+  farbe: string | null;
+  typ: string | null;
+  user_id: string | null;
+}
 
 const row = rowOf<KalenderTable>({
   name: column.text('name'),

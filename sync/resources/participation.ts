@@ -1,9 +1,24 @@
 // A course's participant (`participation`), read per course; writable offline (registered,
 // marked present, cancelled).
-import type { ParticipationsTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import { childRowOf, column } from './columns';
 import { courseTitle } from './course';
 import { fullName, storedText, type WritableResource } from './resource';
+
+export interface ParticipationsTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  course_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  status: string | null;
+  attended: number | null;
+  company_id: string | null;
+  uvt_id: string | null;
+  client_id: string | null;
+  user_id: string | null;
+}
 
 const row = childRowOf<ParticipationsTable>({
   course_id: column.parent('course'),

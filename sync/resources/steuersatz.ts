@@ -1,7 +1,14 @@
 // A tax rate (`steuersatz`): reference data, read whole.
-import type { SteuersaetzeTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface SteuersaetzeTable extends RecordColumns {
+  id: string;
+  bezeichnung: string | null;
+  satz: number | null;
+  gueltig_ab: string | null;
+}
 
 const row = rowOf<SteuersaetzeTable>({
   bezeichnung: column.text('bezeichnung'),

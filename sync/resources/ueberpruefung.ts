@@ -1,7 +1,16 @@
 // A person's check (`ueberpruefung`, e.g. a medical check), read per person; read-only.
-import type { UeberpruefungenTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { childRowOf, column, flag, type Attributes } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface UeberpruefungenTable extends RecordColumns {
+  id: string;
+  user_id: string;
+  bezeichnung: string | null;
+  bestanden: number | null;
+  letzte_pruefung: string | null;
+  naechste_pruefung: string | null;
+}
 
 export const ueberpruefung = {
   type: 'ueberpruefung',

@@ -1,6 +1,6 @@
 // A person (`user`, table users): the personnel list's row, the qualifications and trainings a
 // person's resource embeds, and the outbox's hooks (a person can be created and changed offline).
-import type { QualifikationenTable, UsersTable } from '../db/schema';
+import type { RecordColumns, LocalState } from '../db/schema';
 import {
   attributesOf,
   column,
@@ -13,6 +13,42 @@ import {
 } from './columns';
 import { foldForSearch } from '../contract/search-text';
 import { fullName, storedText, type ReplicaReader, type WritableResource } from './resource';
+
+export interface UsersTable extends RecordColumns {
+  /** created / changed / deleted locally and not yet accepted by the service; null otherwise. */
+  local_state: LocalState | null;
+  id: string;
+  vorname: string;
+  nachname: string;
+  /** Lower-cased "nachname vorname", the personnel list's sort key. */
+  sort_name: string;
+  /** Lower-cased "vorname nachname", for first-name prefix search. */
+  first_name_key: string;
+  status: string | null;
+  email: string | null;
+  mitgliednr: string | null;
+  ort: string | null;
+  organisation_id: string | null;
+  /** What a search finds the person by (see sync/resources/user.ts, searchTextOf). */
+  search_text: string;
+  /** The person's groups (`gruppen_namen`) as a JSON array; null when none. */
+  gruppen: string | null;
+  details_watermark: string | null;
+  /** 1 when the user resource came without embedded trainings: they are fetched per person. */
+  trainings_from_endpoint: number;
+  trainings_watermark: string | null;
+}
+
+export interface QualifikationenTable {
+  user_id: string;
+  idx: number;
+  position: string | null;
+  liste: string | null;
+  name: string | null;
+  name_kurz: string | null;
+  rang: number | null;
+  erwerb_datum: string | null;
+}
 
 const row = rowOf<
   UsersTable,

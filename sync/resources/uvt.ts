@@ -1,7 +1,14 @@
 // An accident insurer (`uvt`): reference data of the course module, read whole.
-import type { UvtsTable } from '../db/schema';
+import type { RecordColumns } from '../db/schema';
 import { column, rowOf } from './columns';
 import type { ResourceModule } from './resource';
+
+export interface UvtsTable extends RecordColumns {
+  id: string;
+  name: string | null;
+  short_name: string | null;
+  favorite: number | null;
+}
 
 const row = rowOf<UvtsTable>({
   name: column.text('name'),
