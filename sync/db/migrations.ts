@@ -17,6 +17,7 @@ import m008 from './migrations/008-due-dates';
 import m009 from './migrations/009-hours-totals';
 import m010 from './migrations/010-people-by-status';
 import m011 from './migrations/011-feed-recurrence';
+import m012 from './migrations/012-outbox-temporary-ids';
 
 export const MIGRATIONS: readonly string[] = [
   m001, // the replica of every collection the service returns
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly string[] = [
   m009, // everyone's hours summed by person and type over a period (issue 23)
   m010, // how many people have each status, kept by triggers (issue 25)
   m011, // repeating events of the private calendar feed expanded when asked (issue 23)
+  m012, // the open operations that name a temporary id (issue 25)
 ];

@@ -48,10 +48,12 @@ export function replaceTemporaryId(
     type,
     localId,
   );
-  // Temporary ids are UUIDs: quoted, they cannot occur in a body by accident.
+  // Temporary ids are UUIDs: quoted, they cannot occur in a body by accident. The first two
+  // terms are those of the index of open operations that name one (migration 12).
   prepared(
     sqlite,
-    `UPDATE outbox SET args = replace(args, ?, ?) WHERE state <> 'done' AND instr(args, ?) > 0`,
+    `UPDATE outbox INDEXED BY outbox_open_temporary SET args = replace(args, ?, ?)
+       WHERE state <> 'done' AND instr(args, '"local-') > 0 AND instr(args, ?) > 0`,
   ).run(`"${localId}"`, `"${serviceId}"`, `"${localId}"`);
   prepared(
     sqlite,
