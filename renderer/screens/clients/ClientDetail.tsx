@@ -3,6 +3,7 @@
 // how current what it shows is.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackButton } from '../../components/BackButton';
 import { useQuery } from '../../data';
 import { errorText } from '../../errors';
 import { absoluteTime, formatNumber } from '../../format';
@@ -90,16 +91,12 @@ export function ClientDetail(props: {
       data-client-id={props.clientId}
     >
       {props.onBack ? (
-        <button
-          type="button"
-          className="secondary back-button"
-          onClick={props.onBack}
-          aria-keyshortcuts="Escape Alt+ArrowLeft"
+        <BackButton
+          onBack={props.onBack}
+          label={t('clients.back')}
           title={t('clients.backTitle')}
-          data-testid="client-back"
-        >
-          ← {t('clients.back')}
-        </button>
+          testId="client-back"
+        />
       ) : null}
       {data === undefined && client.error ? (
         <p className="form-error" role="alert">

@@ -4,6 +4,7 @@
 // refresh is said quietly, the course stays usable from the replica.
 import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackButton } from '../../components/BackButton';
 import { ExportButton } from '../../components/ExportButton';
 import { FormsSection } from '../../components/FormsSection';
 import { type CourseDetail as Course } from '../../contract';
@@ -55,16 +56,12 @@ export function CourseDetail(props: {
       data-course-id={courseId}
     >
       {props.onBack ? (
-        <button
-          type="button"
-          className="secondary back-button"
-          onClick={props.onBack}
-          aria-keyshortcuts="Escape Alt+ArrowLeft"
+        <BackButton
+          onBack={props.onBack}
+          label={t('courses.detail.back')}
           title={t('courses.detail.backTitle')}
-          data-testid="course-back"
-        >
-          ← {t('courses.detail.back')}
-        </button>
+          testId="course-back"
+        />
       ) : null}
       {data === undefined && course.error ? (
         <p className="form-error" role="alert">
