@@ -225,6 +225,28 @@ describe.each([
     expect(summary.collections.participations?.records).toBe(0);
     expect(summary.collections.customfields?.records).toBe(0);
   });
+
+  it("skips the course window's list when it is the answer applied last time, unless a course row went", async () => {
+    await syncOnce(sandbox, replica);
+    const again = await syncOnce(sandbox, replica);
+    expect(again.collections.courses?.requests).toBe(1);
+    expect(again.collections.courses?.records).toBe(0);
+    // Nothing written: the screens that read courses, their dates or trainers do not read again.
+    expect(again.tables).not.toContain('courses');
+    expect(again.tables).not.toContain('course_dates');
+    expect(again.tables).not.toContain('course_trainers');
+
+    const courseId = replica.sqlite
+      .prepare('SELECT id FROM courses ORDER BY id LIMIT 1')
+      .pluck()
+      .get() as string;
+    replica.sqlite.prepare('DELETE FROM courses WHERE id = ?').run(courseId);
+    const healed = await syncOnce(sandbox, replica);
+    expect(healed.collections.courses?.records).toBeGreaterThan(0);
+    expect(
+      replica.sqlite.prepare('SELECT count(*) FROM courses WHERE id = ?').pluck().get(courseId),
+    ).toBe(1);
+  });
 });
 
 describe('trainer sync', () => {

@@ -1,10 +1,11 @@
-// Courses come by date window (the service has no change filter for them): the window is
-// replaced on every sync. Participations and custom fields are replaced per course, for the
+// Courses come by date window (the service has no change filter for them): the window is read on
+// every sync and replaced, unless its answer is byte for byte the one applied last (see
+// knownWindowDigest); the first sync of a day applies it whole. Participations and custom fields are replaced per course, for the
 // courses the sync's plan names (the near window every sync, the rest on rotation).
 // The window's list is every page of both passes of a paged answer (sync/api/core.ts): a course
 // that a deletion between two pages hid is still listed, not removed.
 import { addDays, addMonths, format } from 'date-fns';
-import type { Page } from '../../api';
+import { collectPages } from '../../api';
 import {
   address,
   client,
@@ -29,7 +30,7 @@ import { confirm } from '../freshness';
 import { pullParents } from '../parents';
 import { takeAnswer } from '../quarantine';
 import type { SyncOptions } from '../options';
-import { replaceChildren } from './whole';
+import { recordDigest, replaceChildren } from './whole';
 
 export interface CourseWindow {
   from: string;
@@ -46,35 +47,48 @@ export function courseWindow(
   };
 }
 
+/**
+ * Where the digest of the last window answer applied is kept: under the window's dates, so that
+ * the first sync of a day applies the answer whole whatever it says (anything amiss heals daily).
+ */
+const WINDOW_DIGESTS = { from: 'courses:', to: 'courses;' };
+const windowDigestKey = (window: CourseWindow) => `courses:${window.from}..${window.until}`;
+
+/**
+ * The digest of the window's last answer, while the replica holds as many courses as it listed
+ * (a course created here or a row gone otherwise makes the answer apply whole again).
+ */
+function knownWindowDigest(ctx: PullContext, window: CourseWindow): string | undefined {
+  if (ctx.options.full) return undefined;
+  return ctx.writer
+    .statement(
+      'SELECT digest FROM answer_digests WHERE key = ? AND records = (SELECT count(*) FROM courses)',
+    )
+    .pluck()
+    .get(windowDigestKey(window)) as string | undefined;
+}
+
 export function pullCourses(ctx: PullContext) {
   return runCollection(ctx, 'courses', async () => {
     const window = courseWindow(ctx.options);
     const trainerUserId = ctx.options.profile === 'trainer' ? (ctx.selfId ?? undefined) : undefined;
-    const pages: Page<ServiceResource>[] = [];
-    for await (const page of ctx.api.listCourses({
-      from: window.from,
-      until: window.until,
-      ...(trainerUserId ? { trainerUserId } : {}),
-      include: ['course_type', 'client'],
-      signal: ctx.signal,
-    })) {
-      pages.push(page);
-    }
-    const courses = pages.flatMap((p) => p.data);
-    const included = pages.flatMap((p) => p.included);
-    const unreadable = pages.flatMap((p) => p.quarantined);
-    takeAnswer(
-      ctx,
-      'courses',
-      '',
-      {
-        data: courses,
-        included,
-        quarantined: unreadable,
-        conversions: pages.reduce((sum, p) => sum + p.conversions, 0),
-      },
-      true,
+    const known = knownWindowDigest(ctx, window);
+    const answer = await collectPages(
+      ctx.api.listCourses({
+        from: window.from,
+        until: window.until,
+        ...(trainerUserId ? { trainerUserId } : {}),
+        include: ['course_type', 'client'],
+        signal: ctx.signal,
+        withDigest: true,
+        ...(known === undefined ? {} : { knownDigest: known }),
+      }),
     );
+    // The very bytes applied last time: the replica holds them already (no course left the
+    // window, none came, none changed), so nothing is written and no screen reads again.
+    if (answer.unchanged) return { records: 0, deleted: 0, fullScan: true };
+    const { data: courses, included, quarantined: unreadable } = answer;
+    takeAnswer(ctx, 'courses', '', answer, true);
     const byKey = new Map(included.map((r) => [`${r.type}:${r.id}`, r]));
     const datesOf = (course: ServiceResource) =>
       relatedIds(course, 'dates')
@@ -140,9 +154,16 @@ export function pullCourses(ctx: PullContext) {
       .statement('SELECT id FROM courses WHERE last_date < ? OR first_date >= ?')
       .pluck()
       .all(window.from, inWindow.params[0]) as string[];
-    const deleted = writer.transaction(() =>
-      writer.deleteWhereIn('courses', 'id', [...gone, ...outside]),
-    );
+    const deleted = writer.transaction(() => {
+      const removed = writer.deleteWhereIn('courses', 'id', [...gone, ...outside]);
+      // An answer with an unreadable course is never skipped as known: the course is tried again.
+      writer
+        .statement('DELETE FROM answer_digests WHERE key > ? AND key < ?')
+        .run(WINDOW_DIGESTS.from, WINDOW_DIGESTS.to);
+      if (answer.digest !== undefined && unreadable.length === 0)
+        recordDigest(ctx, windowDigestKey(window), answer.digest, courses.length);
+      return removed;
+    });
     return { records: courses.length, deleted, fullScan: true };
   });
 }
