@@ -7,6 +7,7 @@ import { ROLE_SCOPES } from '../../sandbox/auth/index';
 import { listedUvts } from '../../sandbox/http/uvts';
 import { startSandbox, type SandboxOptions } from '../../sandbox/server';
 import { createApiClient, staticToken } from '../../sync/api';
+import { serviceDay } from '../../sync/contract/service-time';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import { EVERY_ITEM_EVERY_SYNC, type SyncOptions } from '../../sync/pull/options';
@@ -294,11 +295,19 @@ describe('through faults', () => {
   ])(
     'the $profile replica equals the clean one within $within syncs, and a no-change sync loses no row',
     async ({ profile, within }) => {
-      const clean = await syncedReplica({ scale: 'medium', seed: 9 }, profile, 'clean.sqlite');
+      // One demo day for both sandboxes: each would take its own today, which differs when the
+      // test runs across Berlin's midnight.
+      const anchorDate = serviceDay();
+      const clean = await syncedReplica(
+        { scale: 'medium', seed: 9, anchorDate },
+        profile,
+        'clean.sqlite',
+      );
       const sandbox = await startSandbox({
         port: 0,
         scale: 'medium',
         seed: 9,
+        anchorDate,
         faults: FAULTS,
         // The fault mix as given, with slow answers shortened so the test stays quick.
         slowMs: 100,
