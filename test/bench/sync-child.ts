@@ -2,7 +2,7 @@
 // (the sandbox runs in another process): `node bin/run-ts.mjs test/bench/sync-child.ts BASE_URL
 // TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers]`. Prints one JSON line; maxRSS is in KiB, as
 // Node gives it. --whole-answers: every answer parsed whole, as before the streaming reader
-// (test/sync/stream-memory.test.ts shows that this one fails where the streaming one fits).
+// (test/sync/stream-reader.test.ts shows that this one fails where the streaming one fits).
 import { performance } from 'node:perf_hooks';
 import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
