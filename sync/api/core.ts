@@ -118,11 +118,12 @@ export const MALFORMED_ANSWER_RETRIES = 2;
  * it arrives instead of whole (sync/api/stream-document.ts). Read whole, an answer costs about
  * ten times its size while it is parsed and checked (its text, its parsed tree and the checked
  * copy); read as a stream, about what the caller keeps of it, but the parser (JavaScript, not the
- * engine's JSON.parse) takes a few times longer per byte. At scale `large` only the people's list
- * (21 MB) and the first windows of the hours (2 to 4 MB) come near this; the hundreds of small
- * answers of a sync (a course, a person's checks) stay with JSON.parse.
+ * engine's JSON.parse) takes a few times longer per byte. At scale `large` the people's list
+ * (21 MB) is streamed; a month of everyone's hours (3.5 to 4.1 MB) is read whole, one at a time,
+ * which made a sync that reads such windows 15 to 20% faster and left its peak memory where it
+ * was (docs/benches.md). The hundreds of small answers of a sync stay with JSON.parse.
  */
-export const STREAM_ANSWERS_FROM_BYTES = 2_000_000;
+export const STREAM_ANSWERS_FROM_BYTES = 5_000_000;
 
 export interface CoreOptions {
   backoff?: BackoffOptions;
