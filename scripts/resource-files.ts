@@ -141,7 +141,8 @@ const HOURS_ANSWER_TO_ROW: readonly Step[] = [
     does: 'in chunks, one transaction each',
   },
   ...rowSteps(),
-  { file: 'sync/db/writer.ts', symbol: 'upsert', does: 'the row written' },
+  { file: 'sync/db/writer.ts', symbol: 'upsert', does: 'in short transactions' },
+  { file: 'sync/db/upsert.ts', symbol: 'upsertRows', does: 'the SQL that writes the row' },
 ];
 
 /** The row mapper of helferstunden: the resource module and its column kit where they exist. */
