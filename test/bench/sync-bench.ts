@@ -7,7 +7,7 @@
 //   incrementalRatio = time of the no-change syncs ÷ raw fetch + JSON.parse of their URLs
 //   incrementalRatioWithInserts = the same ÷ (that + bulk insert of the rows they added): the
 //                      service changed nothing, but the syncs after a first one still fill the
-//                      hour history, a window of the rotation every other sync (about 6,000 rows
+//                      hour history, a window of the rotation every other sync (about 8,000 rows
 //                      at `large`), which incrementalRatio's baseline does not write
 // Both sides are measured warm: a first and a no-change sync into a scratch replica warm the
 // sandbox and this process, then BENCH_ROUNDS rounds (default 3) each measure a first sync into a
