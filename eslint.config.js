@@ -63,7 +63,17 @@ function syncParts(parts) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'coverage/**', 'test-artifacts/**'] },
+  {
+    // .scratch: a developer's throwaway scripts (git ignores them too), never part of a check.
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      'coverage/**',
+      'test-artifacts/**',
+      '.scratch/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
