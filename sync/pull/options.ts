@@ -29,7 +29,11 @@ export interface SyncOptions {
   requestBudget: number;
   /** The time between scheduled syncs: each sync takes this share of every rotation. */
   intervalSeconds: number;
-  /** Participants and custom fields of courses from this many days back to this many ahead: every sync. */
+  /**
+   * Participants and custom fields of courses from this many days back to this many ahead: every
+   * sync. One day back: the day after a course its attendance is handed in; later a finished
+   * course changes rarely, and the course rotation (24 h) and the refresh on opening it keep it.
+   */
   nearWindowDaysBack: number;
   nearWindowDaysAhead: number;
   /** The longest a confirmation may age (hours), per rotation; see sync/pull/freshness.ts. */
@@ -72,7 +76,7 @@ export const DEFAULT_SYNC_OPTIONS: Omit<SyncOptions, 'profile'> = {
   now: () => new Date(),
   requestBudget: 150,
   intervalSeconds: 300,
-  nearWindowDaysBack: 7,
+  nearWindowDaysBack: 1,
   nearWindowDaysAhead: 14,
   freshnessHours: { courses: 24, people: 24 * 7, deletions: 24, reference: 1 },
   asked: false,

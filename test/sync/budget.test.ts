@@ -11,6 +11,8 @@ import { createApiClient, staticToken, type ApiClient } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { callOrThrow, createDispatcher } from '../../sync/dispatch';
 import { runSync } from '../../sync/pull/engine';
+import { DEFAULT_SYNC_OPTIONS } from '../../sync/pull/options';
+import { nearWindow } from '../../sync/pull/plan';
 import { createRefresher } from '../../sync/pull/refresh';
 import { syncOnce } from '../../sync/scheduler/sync-once';
 
@@ -57,12 +59,11 @@ describe('the request budget', () => {
       );
       expect(recentHours).toBeGreaterThan(0);
       // Every course of the near window has its participants, confirmed now.
+      const window = nearWindow(DEFAULT_SYNC_OPTIONS);
       const near = replica.sqlite
-        .prepare(
-          `SELECT id FROM courses WHERE last_date >= date(?, '-7 days') AND first_date < date(?, '+15 days')`,
-        )
+        .prepare('SELECT id FROM courses WHERE last_date >= ? AND first_date < ?')
         .pluck()
-        .all(today, today) as string[];
+        .all(window.from, window.until) as string[];
       expect(near.length).toBeGreaterThan(0);
       const dispatcher = createDispatcher(replica);
       for (const id of near) {

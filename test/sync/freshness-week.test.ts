@@ -146,7 +146,8 @@ describe('a simulated week of scheduled syncs at scale medium', () => {
       }
 
       /**
-       * Courses of the replica's course window, near (7 days back to 14 ahead) or not; not those
+       * Courses of the replica's course window, in the near window (less its first day, which
+       * leaves it before the bound runs out) or not; not those
        * about to slide out of the window (ended more than 80 days ago), which are no longer followed.
        */
       function coursesOfReplica(now: number, near: boolean): string[] {
@@ -159,7 +160,12 @@ describe('a simulated week of scheduled syncs at scale medium', () => {
              AND last_date >= ? AND first_date <= ? AND id IN (SELECT course_id FROM participations)`,
           )
           .pluck()
-          .all(day(-6), day(14), day(-80), `${window.until}T99`) as string[];
+          .all(
+            day(1 - DEFAULT_SYNC_OPTIONS.nearWindowDaysBack),
+            day(DEFAULT_SYNC_OPTIONS.nearWindowDaysAhead),
+            day(-80),
+            `${window.until}T99`,
+          ) as string[];
       }
       function nearCourse(now: number) {
         const ids = coursesOfReplica(now, true);
