@@ -31,7 +31,11 @@ import { createApiClient, staticToken, type ApiClient } from '../../sync/api';
 import { openReplica, type Replica } from '../../sync/db/open';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import type { SyncOptions, SyncProfile } from '../../sync/pull/options';
-import { runSyncInWorker, SYNC_WORKER_HEAP_MB } from '../../sync/pull/worker';
+import {
+  runSyncInWorker,
+  SYNC_WORKER_HEAP_MB,
+  SYNC_WORKER_SEMI_SPACE_MB,
+} from '../../sync/pull/worker';
 import { createDispatcher, typedCaller } from '../../sync/dispatch';
 import { spawnSandbox } from '../support/sandbox-process';
 
@@ -436,11 +440,14 @@ async function syncInChild(
 ): Promise<ChildFigures> {
   const file = join(dir, `child${flags.join('')}.sqlite`);
   removeDatabase(file);
-  // The heap limit of the app's sync worker (a worker's resourceLimits are the same V8 limit).
-  const heap = `--max-old-space-size=${SYNC_WORKER_HEAP_MB}`;
+  // The heap limits of the app's sync worker (a worker's resourceLimits are the same V8 limits).
+  const heap = [
+    `--max-old-space-size=${SYNC_WORKER_HEAP_MB}`,
+    `--max-semi-space-size=${SYNC_WORKER_SEMI_SPACE_MB}`,
+  ];
   const child = spawn(
     process.execPath,
-    [heap, await bundledChild(), baseUrl, token, file, ...flags],
+    [...heap, await bundledChild(), baseUrl, token, file, ...flags],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
