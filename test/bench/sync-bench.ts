@@ -16,7 +16,7 @@
 // at once by its baselines. Ratios are the median of the rounds'. A small sync's time is much
 // fixed cost (planning, finishing): the time with no request in flight is reported beside it.
 // Also: the peak memory of a process that only syncs (test/bench/sync-child.ts, bundled as the app
-// ships it, with its sync worker's heap limit; the sandbox runs in its own process), the main thread's longest block while a full sync runs in a worker thread,
+// ships it, with its sync worker's heap limits; the sandbox runs in its own process), the main thread's longest block while a full sync runs in a worker thread,
 // and the p95 of two local reads on the replica that full sync made.
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';

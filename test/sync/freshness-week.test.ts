@@ -147,8 +147,8 @@ describe('a simulated week of scheduled syncs at scale medium', () => {
 
       /**
        * Courses of the replica's course window, in the near window (less its first day, which
-       * leaves it before the bound runs out) or not; not those
-       * about to slide out of the window (ended more than 80 days ago), which are no longer followed.
+       * leaves it before the bound runs out) or not; not those about to slide out of the window
+       * (ended more than 80 days ago), which are no longer followed.
        */
       function coursesOfReplica(now: number, near: boolean): string[] {
         const day = (offset: number) =>
