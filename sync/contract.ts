@@ -86,6 +86,8 @@ export const queries = {
    */
   'personnel.list': z.object({
     search: z.string().max(100).optional(),
+    /** Exactly this member number: who holds it (a search would match it inside other values too). */
+    mitgliednr: z.string().max(100).optional(),
     status: z.array(z.enum(PERSON_STATUSES)).optional(),
     group: z.string().max(200).optional(),
     qualification: z.string().max(100).optional(),

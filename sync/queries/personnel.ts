@@ -15,9 +15,15 @@ export function peopleMatching(db: Kysely<Database>, search: string | undefined)
   return query;
 }
 
-/** The people a search, a group and a qualification select (every status). */
+/** The people a search, a member number, a group and a qualification select (every status). */
 function selectPeople(db: Kysely<Database>, args: PersonnelFilter) {
   let query = peopleMatching(db, args.search);
+  if (args.mitgliednr !== undefined) {
+    // Spelled as the member order's index (migration 7) begins, so the index finds the number.
+    query = query.where(
+      sql<boolean>`(users.mitgliednr IS NULL) = 0 AND users.mitgliednr = ${args.mitgliednr}`,
+    );
+  }
   if (args.group) {
     const group = args.group;
     query = query.where(
@@ -38,7 +44,7 @@ function selectPeople(db: Kysely<Database>, args: PersonnelFilter) {
 
 type PersonnelFilter = Pick<
   ParsedQueryArgs<'personnel.list'>,
-  'search' | 'group' | 'qualification'
+  'search' | 'mitgliednr' | 'group' | 'qualification'
 >;
 
 /**
@@ -83,7 +89,9 @@ export async function listPersonnel(
   const matching = selectPeople(db, args);
   // Counts beside each status: the other filters applied, the status filter not; with none of
   // them, everyone's counts as kept (migration 10).
-  const filtered = Boolean(args.search?.trim() || args.group || args.qualification);
+  const filtered = Boolean(
+    args.search?.trim() || args.mitgliednr !== undefined || args.group || args.qualification,
+  );
   const statusCounts = filtered
     ? Object.fromEntries(
         (

@@ -46,6 +46,7 @@ beforeAll(async () => {
     gruppen_namen: ['Zyx-Staffel', 'Zyx-Küche'],
   });
   await createPerson('gross', { vorname: 'Tom', nachname: 'Zyxgroßmann', status: 'extern' });
+  await createPerson('quast', { vorname: 'Tim', nachname: 'Quast', mitgliednr: 'ZQ-47' });
   await syncFrom(world.api, world.replica);
   people = typedCaller(world.dispatcher);
 });
@@ -73,6 +74,14 @@ describe('personnel search', () => {
       of('juergen'),
     );
     expect(ids(await people.query('personnel.list', { search: '5559876' }))).toEqual(of('juergen'));
+  });
+
+  it('finds who holds exactly a member number, which a search finds inside longer ones too', async () => {
+    expect(ids(await people.query('personnel.list', { search: 'ZQ-47' }))).toEqual(
+      of('juergen', 'quast'),
+    );
+    expect(ids(await people.query('personnel.list', { mitgliednr: 'ZQ-47' }))).toEqual(of('quast'));
+    expect(ids(await people.query('personnel.list', { mitgliednr: 'zq-4711' }))).toEqual([]);
   });
 
   it('requires every word, short ones too', async () => {

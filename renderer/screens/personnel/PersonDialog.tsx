@@ -64,7 +64,7 @@ function useHolderOf(mitgliednr: string, exceptId: string | null) {
   const number = mitgliednr.trim();
   const found = useQuery(
     'personnel.list',
-    { search: number, limit: 20 },
+    { mitgliednr: number, limit: 2 },
     { enabled: number.length > 0 },
   );
   if (!number) return null;
