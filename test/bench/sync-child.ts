@@ -1,20 +1,56 @@
 // One sync in a process of its own, for the `sync` bench's peak memory of the syncing process alone
 // (the sandbox runs in another process): `node bin/run-ts.mjs test/bench/sync-child.ts BASE_URL
-// TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers]`. Prints one JSON line; maxRSS is in KiB, as
-// Node gives it. --whole-answers: every answer parsed whole, as before the streaming reader
-// (test/sync/stream-reader.test.ts shows that this one fails where the streaming one fits).
-import { performance } from 'node:perf_hooks';
+// TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers] [--worker=FILE]`. Prints one JSON line;
+// maxRSS is in KiB, as Node gives it. --whole-answers: every answer parsed whole, as before the
+// streaming reader (test/sync/stream-reader.test.ts shows that this one fails where the streaming
+// one fits). --worker=FILE: the sync in a worker thread of FILE (the app's sync worker), as the
+// desktop app runs it, and the longest block of this process's main thread meanwhile: a main
+// thread that only hosts the worker, not one holding a bench's garbage of earlier rounds.
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { createApiClient, staticToken } from '../../sync/api';
 import { openReplica } from '../../sync/db/open';
-import { runSync } from '../../sync/pull/engine';
+import { runSync, type SyncSummary } from '../../sync/pull/engine';
+import { runSyncInWorker } from '../../sync/pull/worker';
 
 const [baseUrl, token, file, ...flags] = process.argv.slice(2);
 if (!baseUrl || !token || !file) {
   console.error(
-    'usage: sync-child.ts BASE_URL TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers]',
+    'usage: sync-child.ts BASE_URL TOKEN REPLICA_FILE [--full] [--trainer] [--whole-answers] [--worker=FILE]',
   );
   process.exit(2);
 }
+const options = {
+  profile: flags.includes('--trainer') ? ('trainer' as const) : ('office' as const),
+  full: flags.includes('--full'),
+};
+const workerFile = flags.find((flag) => flag.startsWith('--worker='))?.slice('--worker='.length);
+if (workerFile) {
+  const mainLoop = monitorEventLoopDelay({ resolution: 10 });
+  mainLoop.enable();
+  const started = performance.now();
+  const summary: SyncSummary = await runSyncInWorker({
+    replicaFile: file,
+    token,
+    client: { baseUrl, maxInFlight: 4 },
+    options,
+    workerUrl: pathToFileURL(workerFile),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  mainLoop.disable();
+  console.log(
+    JSON.stringify({
+      ok: summary.ok,
+      requests: summary.requests,
+      records: summary.records,
+      seconds,
+      maxRssKiB: process.resourceUsage().maxRSS,
+      mainThreadMaxBlockMs: mainLoop.max / 1e6,
+    }),
+  );
+  process.exit(0);
+}
+
 // The largest answer read: one answer parsed whole is a floor under the peak.
 let largest = { path: '', bytes: 0 };
 const api = createApiClient({
@@ -34,10 +70,7 @@ const started = performance.now();
 const summary = await runSync({
   api,
   replica,
-  options: {
-    profile: flags.includes('--trainer') ? 'trainer' : 'office',
-    full: flags.includes('--full'),
-  },
+  options,
 });
 const seconds = (performance.now() - started) / 1000;
 await replica.close();
