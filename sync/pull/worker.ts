@@ -28,9 +28,10 @@ export const SYNC_WORKER_HEAP_MB = 192;
  * The sync worker's semi-space, in MB: V8's young generation is three of them (its two halves and
  * the space for large new objects). V8's default, 16, lets more of the answers' short-lived objects
  * stand before a scavenge frees them: a full `large` office sync peaked at 297–309 MB with it,
- * 265–281 MB with 8, in the same time (issue 25). With 4 lower still, but slower.
+ * 265–303 MB with 8, 217–289 MB with 4; first syncs 224–246 MB with 8, 207–220 MB with 4, in the
+ * same time (paired runs, docs/benches.md; issue 25).
  */
-export const SYNC_WORKER_SEMI_SPACE_MB = 8;
+export const SYNC_WORKER_SEMI_SPACE_MB = 4;
 
 /** What the person reads when the sync needed more than its limit (V8's words name a heap). */
 const OUT_OF_MEMORY = () =>
