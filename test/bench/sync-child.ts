@@ -13,6 +13,9 @@ import { openReplica } from '../../sync/db/open';
 import { runSync, type SyncSummary } from '../../sync/pull/engine';
 import { runSyncInWorker } from '../../sync/pull/worker';
 
+/** Requests side by side, as the bench's syncs and the app's client send them. */
+const MAX_IN_FLIGHT = 4;
+
 const [baseUrl, token, file, ...flags] = process.argv.slice(2);
 if (!baseUrl || !token || !file) {
   console.error(
@@ -32,7 +35,7 @@ if (workerFile) {
   const summary = await runSyncInWorker({
     replicaFile: file,
     token,
-    client: { baseUrl, maxInFlight: 4 },
+    client: { baseUrl, maxInFlight: MAX_IN_FLIGHT },
     options,
     workerUrl: pathToFileURL(workerFile),
   });
@@ -47,7 +50,7 @@ let largest = { path: '', bytes: 0 };
 const api = createApiClient({
   baseUrl,
   tokens: staticToken(token),
-  maxInFlight: 4,
+  maxInFlight: MAX_IN_FLIGHT,
   ...(flags.includes('--whole-answers') ? { streamAnswersFromBytes: Infinity } : {}),
   onRequest: ({ url, bytes }) => {
     if (bytes > largest.bytes) largest = { path: new URL(url).pathname, bytes };
