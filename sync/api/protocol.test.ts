@@ -135,9 +135,13 @@ describe('pages', () => {
   it('reads a paged answer a second time and gives what a deletion between two pages hid, each record once', async () => {
     // Offset paging, two a page: deleting "a" after the first page shifts "c" out of sight.
     let records = ['a', 'b', 'c', 'd', 'e'];
+    let answered = 0;
     const { server, client } = await serve((request, response) => {
       const page = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? '1');
       const start = (page - 1) * 2;
+      // Each answer its own second, so that the date kept is shown to be the first page's.
+      answered += 1;
+      response.setHeader('Date', new Date(Date.UTC(2026, 10, 23, 10, 0, answered)).toUTCString());
       sendJsonApi(response, {
         data: records.slice(start, start + 2).map((id) => user(id)),
         included: [{ type: 'organisation', id: '1', attributes: { name: 'OV' } }],
@@ -155,13 +159,19 @@ describe('pages', () => {
     // The first pass: pages 1 and 2 (four records are left); the second: pages 1 and 2 again.
     expect(server.requests).toHaveLength(4);
     expect(pages[2]?.included).toEqual([]); // the organisation came with the first page
+    expect(pages.map((page) => page.serverDate)).toEqual([
+      new Date('2026-11-23T10:00:01Z'),
+      new Date('2026-11-23T10:00:02Z'),
+      new Date('2026-11-23T10:00:03Z'),
+    ]);
 
     records = ['a', 'b', 'c', 'd', 'e'];
     const all = await collectPages(client.listPersonal());
     expect(all.data.map((r) => r.id)).toEqual(['a', 'b', 'd', 'e', 'c']);
     expect(all.included).toHaveLength(1);
     expect(all.digest).toBeUndefined();
-    expect(all.serverDate).toEqual(pages[0]?.serverDate);
+    // Requests 5 to 8 made the second read: the date kept is its first page's.
+    expect(all.serverDate).toEqual(new Date('2026-11-23T10:00:05Z'));
   });
 
   it('reads a one-page answer once, and a paged one once where the caller says so', async () => {
