@@ -45,6 +45,9 @@ export default defineConfig({
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what a browser and the core do: vitest's 1 s is too short on a loaded
+    // machine (a fresh clone's CI run lost a 2.5 s note that way). Waiting costs only on failure.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // A worker's modules are kept from one test file to the next (evaluating the sandbox and the
     // core again for each of some 120 files took 270 s of the workers' time). No file mocks a

@@ -269,7 +269,7 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
     const client = await coreClient(app.server);
     try {
       await expect
-        .poll(() => client.call('settings.get', {}), { timeout: 30_000, interval: 200 })
+        .poll(() => client.call('settings.get', {}))
         .toMatchObject({ profile: 'trainer' });
     } finally {
       client.close();
