@@ -19,7 +19,6 @@
 // ships it, with its sync worker's heap limits; the sandbox runs in its own process), the main
 // thread's longest block while a full sync runs in a worker thread (in such a child too), and the
 // p95 of two local reads on the replica that full sync made.
-import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +34,7 @@ import type { SyncOptions, SyncProfile } from '../../sync/pull/options';
 import { SYNC_WORKER_HEAP_MB, SYNC_WORKER_SEMI_SPACE_MB } from '../../sync/pull/worker';
 import { createDispatcher, typedCaller } from '../../sync/dispatch';
 import { spawnSandbox } from '../support/sandbox-process';
+import { figuresOfChild } from './json-child';
 
 const MAX_IN_FLIGHT = 4;
 /** No-change syncs per round, each one scheduled interval later than the one before. */
@@ -444,20 +444,15 @@ async function syncInChild(
     `--max-old-space-size=${SYNC_WORKER_HEAP_MB}`,
     `--max-semi-space-size=${SYNC_WORKER_SEMI_SPACE_MB}`,
   ];
-  const child = spawn(
-    process.execPath,
-    [...heap, await bundledChild(), baseUrl, token, file, ...flags],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (!keep) removeDatabase(file);
-  const last = stdout.trim().split('\n').at(-1) ?? '';
-  if (code !== 0) throw new Error(`sync-child ${flags.join(' ')} exited with ${code}: ${stderr}`);
-  const figures = JSON.parse(last) as ChildFigures;
+  let figures: ChildFigures;
+  try {
+    figures = await figuresOfChild<ChildFigures>(
+      [...heap, await bundledChild(), baseUrl, token, file, ...flags],
+      `sync-child ${flags.join(' ')}`,
+    );
+  } finally {
+    if (!keep) removeDatabase(file);
+  }
   if (!figures.ok) throw new Error(`sync-child ${flags.join(' ')}: the sync failed`);
   return figures;
 }

@@ -9,9 +9,9 @@
 // process), and `service`, the same sandbox in a process of its own, as a real service is: the
 // host's own share. BENCH_SCALE changes the scale (default large). UI_HOST_ONLY=service measures
 // only the second; UI_HOST_NODE_FLAGS are given to the host's node (e.g. a CPU profile's flags).
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { spawnSandbox } from '../support/sandbox-process';
+import { figuresOfChild } from './json-child';
 import type { LoopFigures } from './ui-host-child';
 
 type Scale = 'small' | 'medium' | 'large';
@@ -44,16 +44,10 @@ export async function uiHostBench(): Promise<Record<string, unknown>> {
 }
 
 /** Browser mode's first sync in a child process of its own: its event loop's figures. */
-async function hostInChild(args: string[]): Promise<LoopFigures> {
+function hostInChild(args: string[]): Promise<LoopFigures> {
   const flags = (process.env.UI_HOST_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, RUN_TS, CHILD, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`ui-host-child ${args[0]} exited with ${code}: ${stderr}`);
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as LoopFigures;
+  return figuresOfChild<LoopFigures>(
+    [...flags, RUN_TS, CHILD, ...args],
+    `ui-host-child ${args[0]}`,
+  );
 }

@@ -264,8 +264,8 @@ describe.skipIf(!haveChromium)('the trainer’s day at laptop size in Chromium',
     await page.getByTestId('user-name').waitFor({ timeout: 30_000 });
     await page.keyboard.press('Alt+9');
     await page.getByTestId('settings-profile-trainer').check();
-    // Kept by the core: asked for, not read from the note that says so (it shows for 2.5 s once
-    // the save answered, which on a loaded machine came after the note's poll had given up).
+    // Kept by the core: asked for, not read from the note that says so, which shows for 2.5 s
+    // after a save and not at all when the first sync already chose the trainer's profile.
     const client = await coreClient(app.server);
     try {
       await expect
